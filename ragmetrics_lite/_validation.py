@@ -1,0 +1,189 @@
+"""Input checks shared by every metric.
+
+Each check either returns a clean value or raises a ``TypeError``/``ValueError``
+whose message names the problem, so that a bad input never becomes a silently
+wrong number. The most common silent zero in retrieval evaluation is an id that
+is the integer ``101`` on one side and the string ``"101"`` on the other: the
+two never match, and every metric quietly drops to 0. ``check_id_kinds`` turns
+that into an error.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Collection, Hashable, Iterable, Mapping
+
+import numpy as np
+
+__all__ = [
+    "check_k",
+    "check_relevance_level",
+    "check_grade",
+    "check_finite",
+    "as_grades",
+    "as_ranking",
+    "check_id_kinds",
+]
+
+
+def check_k(k: object, name: str = "k", allow_none: bool = False) -> int | None:
+    """Return ``k`` as an ``int`` after checking that it is a whole number >= 1.
+
+    >>> check_k(5)
+    5
+    >>> check_k(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be >= 1, got 0
+    """
+    if k is None and allow_none:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(k).__name__} {k!r}")
+    if k < 1:
+        raise ValueError(f"{name} must be >= 1, got {k}")
+    return int(k)
+
+
+def check_relevance_level(level: object) -> int:
+    """A relevance level is an int >= 1: a document is relevant when its grade >= level.
+
+    Level 0 is refused because it would call judged non-relevant documents
+    (grade 0) relevant.
+    """
+    return check_k(level, name="relevance_level")
+
+
+def check_grade(grade: object, where: str = "") -> int:
+    """Return a relevance grade as an ``int``; refuse NaN, infinity, 1.5, booleans, text.
+
+    >>> check_grade(2.0)
+    2
+    >>> check_grade(1.5, "doc 'd1'")
+    Traceback (most recent call last):
+    ...
+    ValueError: relevance grade of doc 'd1' must be an integer, got 1.5
+    """
+    label = f"relevance grade of {where}" if where else "relevance grade"
+    if isinstance(grade, bool) or not isinstance(grade, numbers.Real):
+        raise TypeError(f"{label} must be an integer, got {type(grade).__name__} {grade!r}")
+    if not math.isfinite(grade):
+        raise ValueError(f"{label} must be finite, got {grade}")
+    if grade != int(grade):
+        raise ValueError(f"{label} must be an integer, got {grade}")
+    return int(grade)
+
+
+def check_finite(value: object, what: str) -> float:
+    """Return ``value`` as a float; refuse NaN, infinity and non-numbers."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, got {type(value).__name__} {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be finite, got {value}")
+    return float(value)
+
+
+def _id_kind(doc_id: object, what: str) -> str:
+    """'str' or 'number' (an integer); booleans, floats and other objects are refused."""
+    if isinstance(doc_id, bool) or isinstance(doc_id, np.bool_):
+        raise TypeError(f"{what} must be a string or an integer, got the boolean {doc_id!r}")
+    if isinstance(doc_id, str):
+        return "str"
+    if isinstance(doc_id, numbers.Integral):
+        return "number"
+    raise TypeError(
+        f"{what} must be a string or an integer, got {type(doc_id).__name__} {doc_id!r}"
+        + (" (a float id such as 101.0 would not match 101 as text)" if isinstance(doc_id, float) else "")
+    )
+
+
+def check_id_kinds(*groups: tuple[str, Iterable[object]]) -> None:
+    """Refuse ids that mix strings and numbers across (or within) the given groups.
+
+    ``101`` and ``"101"`` never compare equal, so mixing them makes every
+    metric silently 0. Each group is ``(name, ids)``.
+
+    >>> check_id_kinds(("relevant", [101, 205]), ("retrieved", ["101"]))
+    Traceback (most recent call last):
+    ...
+    TypeError: relevant has numeric ids (e.g. 101) but retrieved has string ids (e.g. '101'): 101 never equals '101', so every metric would silently be 0. Use one kind of id on both sides.
+    """
+    seen: dict[str, tuple[str, object]] = {}
+    for name, ids in groups:
+        for doc_id in ids:
+            kind = _id_kind(doc_id, f"id in {name}")
+            if kind not in seen:
+                seen[kind] = (name, doc_id)
+    if "str" in seen and "number" in seen:
+        num_name, num_id = seen["number"]
+        str_name, str_id = seen["str"]
+        raise TypeError(
+            f"{num_name} has numeric ids (e.g. {num_id!r}) but {str_name} has string ids "
+            f"(e.g. {str_id!r}): {num_id!r} never equals {str(num_id)!r}, so every metric "
+            "would silently be 0. Use one kind of id on both sides."
+        )
+
+
+def as_grades(relevant: object) -> dict[Hashable, int]:
+    """Judgments as ``{doc_id: grade}``.
+
+    A mapping keeps its integer grades; any other collection of ids (a set, a
+    list) gives every id grade 1. A bare string is refused: ``"doc1"`` would
+    otherwise be read as the ids ``d``, ``o``, ``c`` and ``1``.
+
+    >>> as_grades({"d1": 2, "d2": 0})
+    {'d1': 2, 'd2': 0}
+    >>> sorted(as_grades({"d3", "d1"}).items())
+    [('d1', 1), ('d3', 1)]
+    """
+    if isinstance(relevant, (str, bytes)):
+        raise TypeError(
+            f"relevant must be a mapping {{doc_id: grade}} or a collection of ids, "
+            f"not the string {relevant!r}; wrap a single id in a list: [{relevant!r}]"
+        )
+    if isinstance(relevant, Mapping):
+        return {doc: check_grade(g, f"doc {doc!r}") for doc, g in relevant.items()}
+    if isinstance(relevant, (Collection, np.ndarray)):
+        ids = list(relevant)
+        _refuse_duplicates(ids, "relevant")
+        return {doc: 1 for doc in ids}
+    raise TypeError(
+        "relevant must be a mapping {doc_id: grade} or a collection of ids, "
+        f"got {type(relevant).__name__}"
+    )
+
+
+def _refuse_duplicates(ids: list, name: str) -> None:
+    seen: set = set()
+    for doc_id in ids:
+        if doc_id in seen:
+            raise ValueError(f"{name} lists the id {doc_id!r} more than once")
+        seen.add(doc_id)
+
+
+def as_ranking(retrieved: object) -> list:
+    """The ranked ids as a list, best first; refuses strings, sets and duplicate ids.
+
+    A set has no order, so it cannot be a ranking.
+
+    >>> as_ranking(("d2", "d1"))
+    ['d2', 'd1']
+    >>> as_ranking(["d1", "d2", "d1"])
+    Traceback (most recent call last):
+    ...
+    ValueError: retrieved lists the id 'd1' more than once
+    """
+    if isinstance(retrieved, (str, bytes)):
+        raise TypeError(
+            f"retrieved must be a list of ids, best first, not the string {retrieved!r}; "
+            f"wrap a single id in a list: [{retrieved!r}]"
+        )
+    if isinstance(retrieved, (set, frozenset, Mapping)):
+        raise TypeError(
+            f"retrieved must be an ordered list of ids, best first, not a {type(retrieved).__name__}"
+        )
+    if not isinstance(retrieved, (Collection, np.ndarray)):
+        raise TypeError(f"retrieved must be a list of ids, got {type(retrieved).__name__}")
+    ids = list(retrieved)
+    _refuse_duplicates(ids, "retrieved")
+    return ids

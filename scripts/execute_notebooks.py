@@ -1,0 +1,50 @@
+"""Re-execute notebooks in place, in order, each in a fresh kernel started in its own folder.
+
+Maintainer command (run it after any change to the helper or a notebook, then commit the
+notebooks): ``.venv/bin/python scripts/execute_notebooks.py`` for every notebook, or name some:
+``.venv/bin/python scripts/execute_notebooks.py notebooks/07_ndcg.ipynb``.
+
+Stored outputs then come from one clean top-to-bottom run, which is what strict nbval
+compares against. No timing metadata is written, so an unchanged notebook re-executes to
+an identical file.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def execute(path: Path, timeout: int = 600) -> float:
+    """Run one notebook top to bottom in a new kernel and save it; returns seconds taken."""
+    notebook = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    client = NotebookClient(
+        notebook,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        record_timing=False,
+    )
+    client.execute()
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+    nbformat.write(notebook, path)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> int:
+    paths = [Path(a).resolve() for a in argv] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    for path in paths:
+        seconds = execute(path)
+        print(f"{path.relative_to(ROOT)}: executed in {seconds:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
