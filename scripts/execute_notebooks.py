@@ -42,7 +42,8 @@ def main(argv: list[str]) -> int:
     paths = [Path(a).resolve() for a in argv] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     for path in paths:
         seconds = execute(path)
-        print(f"{path.relative_to(ROOT)}: executed in {seconds:.1f} s")
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}: executed in {seconds:.1f} s")
     return 0
 
 
