@@ -16,6 +16,7 @@ import textwrap
 import pytest
 
 import ragmetrics_lite
+from tests.helpers import run_with_blocked
 import ragmetrics_lite.retrieval as helper_metrics
 from ragmetrics_lite import exercises
 from ragmetrics_lite.exercises import (
@@ -607,3 +608,22 @@ def test_value_exercise_with_several_numbers(capsys):
     q_prf.solution()
     q_prf.hint()
     assert capsys.readouterr().out == "s\nHint: h\n"
+
+
+def test_works_with_the_reference_libraries_blocked():
+    out = run_with_blocked(
+        """
+        from ragmetrics_lite.exercises import q07_ndcg, retrieval
+        q07_ndcg.check(retrieval.ndcg_at_k)
+        """
+    )
+    assert out.startswith("Correct")
+
+
+def test_printed_sets_are_sorted_and_floats_plain():
+    import numpy as np
+
+    show = exercises._checker.show
+    assert show({10, 9, 100}) == "{9, 10, 100}"
+    assert show([np.float64(0.5), np.int64(3)]) == "[0.5, 3]"
+    assert show(frozenset()) == "frozenset()"

@@ -221,7 +221,7 @@ q02_hit_rate = FunctionExercise(
     ],
     random_case=_random_dataset_at_k,
     hint="""
-    For each query, ask one yes/no question: is any id in retrieved[:k] relevant? Count the yeses
+    For each query ask one yes/no question: is any id in its ranking[:k] relevant? Count the yeses
     and divide by the number of queries. How many relevant documents were found does not matter.
     """,
     solution=hit_rate,
