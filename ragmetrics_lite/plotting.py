@@ -1,0 +1,184 @@
+"""One look for every plot in the suite, with Chinese that renders on any machine.
+
+Why a font is bundled: matplotlib draws text with DejaVu Sans, which has no
+Chinese characters, so a title such as "召回率@K" comes out as empty boxes and a
+"Glyph ... missing from font(s)" warning on every machine without a CJK font
+(most learners' laptops, every fresh CI machine). Asking learners to install one
+would make the notebooks depend on the machine, so the package ships a subset of
+Noto Sans CJK SC (SIL Open Font License 1.1, see ``data/fonts/OFL.txt``): every
+GB2312 hanzi, Chinese and full-width punctuation, ASCII, and symbols such as
+≥ × − … →, about 2 MB. ``data/fonts/README.md`` tells where it comes from and
+how ``data/fonts/make_font.py`` rebuilds it.
+
+``setup_plots()`` registers that font with matplotlib and sets the classroom
+style; call it once at the top of a notebook. The drawing helpers:
+
+* ``draw_rank_strip(ax, grades, k=...)``: a ranked list as a row of squares
+  coloured by relevance grade, with the cut-off K marked;
+* ``discount_curve(ax)``: DCG's position discount 1/log2(i + 1);
+* ``grade_color(grade, max_grade)``: the colour of one grade, for other plots.
+
+>>> setup_plots()
+>>> FONT_FAMILY in {entry.name for entry in font_manager.fontManager.ttflist}
+True
+>>> plt.rcParams["font.family"][0] == FONT_FAMILY
+True
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+from matplotlib import font_manager
+from matplotlib.patches import Patch, Rectangle
+
+from ._validation import check_grade, check_k
+
+__all__ = ["FONT_FAMILY", "FONT_PATH", "setup_plots", "draw_rank_strip",
+           "discount_curve", "grade_color"]
+
+FONT_FAMILY = "RagMetrics Noto Sans SC"
+FONT_PATH = Path(__file__).parent / "data" / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
+
+# Text tries the bundled font first; a character it lacks (e.g. ✗) comes from
+# DejaVu Sans, which ships with matplotlib.
+STYLE = {
+    "font.family": [FONT_FAMILY, "DejaVu Sans"],
+    "font.sans-serif": [FONT_FAMILY, "DejaVu Sans"],
+    "font.size": 10,
+    "axes.titlesize": 12,
+    "axes.labelsize": 10,
+    "axes.unicode_minus": True,  # the bundled font has the real minus sign U+2212
+    "axes.grid": True,
+    "axes.axisbelow": True,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "grid.color": "#e0e0e0",
+    "grid.linewidth": 0.8,
+    "legend.frameon": False,
+    "figure.figsize": (7.0, 3.5),
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "pdf.fonttype": 42,  # embed the TrueType font: Chinese stays searchable in a PDF
+    "ps.fonttype": 42,
+    "svg.hashsalt": "ragmetrics_lite",  # identical SVG files from run to run
+}
+
+NOT_RELEVANT_COLOR = "#e3e3e3"
+
+
+def setup_plots() -> None:
+    """Register the bundled Chinese font and apply the classroom style (idempotent, silent)."""
+    path = str(FONT_PATH.resolve())
+    if not any(entry.fname == path for entry in font_manager.fontManager.ttflist):
+        font_manager.fontManager.addfont(path)
+    mpl.rcParams.update(STYLE)
+
+
+def grade_color(grade: int, max_grade: int = 1) -> tuple[float, float, float, float]:
+    """RGBA colour of a relevance grade: light grey for grade <= 0, darker blue the higher.
+
+    >>> grade_color(0) == mpl.colors.to_rgba(NOT_RELEVANT_COLOR)
+    True
+    >>> grade_color(3, max_grade=3) == grade_color(1, max_grade=1)
+    False
+    """
+    grade, max_grade = check_grade(grade), check_k(max_grade, name="max_grade")
+    if grade <= 0:
+        return mpl.colors.to_rgba(NOT_RELEVANT_COLOR)
+    if grade > max_grade:
+        raise ValueError(f"grade {grade} is above max_grade {max_grade}")
+    shade = 0.6 if max_grade == 1 else 0.35 + 0.6 * (grade - 1) / (max_grade - 1)
+    return mpl.colormaps["Blues"](shade)
+
+
+def _text_color(fill) -> str:
+    """Black or white, whichever reads better on ``fill``."""
+    red, green, blue, _ = mpl.colors.to_rgba(fill)
+    return "black" if 0.299 * red + 0.587 * green + 0.114 * blue > 0.55 else "white"
+
+
+def draw_rank_strip(ax, grades: Sequence[int], *, k: int | None = None, title: str | None = None,
+                    labels: Sequence[str] | None = None, max_grade: int | None = None,
+                    legend: bool = True):
+    """Draw a ranked list as squares at ranks 1..n, coloured by grade; mark the cut-off K.
+
+    ``grades[i]`` is the relevance grade of the document at rank i + 1 (0 or less:
+    not relevant). ``labels`` (e.g. doc ids) are written inside the squares. A
+    dashed line after rank ``k`` shows what Recall@K and friends see; ranks up to
+    ``k`` that nothing was retrieved at are dotted outlines. Colours run from light
+    grey (0) to dark blue (``max_grade``, default the largest grade).
+
+    >>> fig, ax = plt.subplots()
+    >>> ax = draw_rank_strip(ax, [0, 1, 0, 1], k=2, labels=["d7", "d2", "d9", "d4"])
+    >>> sum(patch.get_gid() == "rank-square" for patch in ax.patches)
+    4
+    >>> plt.close(fig)
+    """
+    grades = [check_grade(grade, where=f" at rank {rank}") for rank, grade in enumerate(grades, 1)]
+    if labels is not None and len(labels) != len(grades):
+        raise ValueError(f"labels has {len(labels)} items but grades has {len(grades)}")
+    top = max([1, *grades]) if max_grade is None else check_k(max_grade, name="max_grade")
+    texts = [str(label) for label in labels] if labels is not None else []
+    longest = max(map(len, texts), default=0)
+    upright = longest * len(grades) <= 40  # else turn every label to fit narrow squares
+    for rank, grade in enumerate(grades, 1):
+        fill = grade_color(grade, top)
+        ax.add_patch(Rectangle((rank - 0.4, 0), 0.8, 0.8, facecolor=fill, edgecolor="#9e9e9e",
+                               linewidth=0.8, gid="rank-square"))
+        if texts:
+            ax.text(rank, 0.4, texts[rank - 1], ha="center", va="center", color=_text_color(fill),
+                    fontsize=9 if longest <= 3 else 8, rotation=0 if upright else 90)
+    right = max(len(grades), k or 0, 1)
+    if k is not None:
+        k = check_k(k)
+        for rank in range(len(grades) + 1, k + 1):  # fewer than k retrieved: empty slots
+            ax.add_patch(Rectangle((rank - 0.4, 0), 0.8, 0.8, fill=False, edgecolor="#b0b0b0",
+                                   linestyle=":", linewidth=0.8, gid="empty-slot"))
+        ax.plot([k + 0.5, k + 0.5], [-0.1, 0.95], linestyle="--", color="#c0392b", linewidth=1.5)
+        ax.text(k + 0.5, 1.0, f"K = {k}", ha="center", va="bottom", color="#c0392b")
+    ax.set_xlim(0.4, right + 0.6)
+    ax.set_ylim(-0.15, 1.45)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(1, right + 1))
+    ax.tick_params(axis="x", length=0)
+    ax.set_yticks([])
+    ax.grid(False)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    ax.set_xlabel("rank 排名")
+    if title is not None:
+        ax.set_title(title)
+    if legend:
+        names = {0: "0 not relevant 不相关", 1: "1 relevant 相关" if top == 1 else "1"}
+        handles = [Patch(facecolor=grade_color(g, top), edgecolor="#9e9e9e",
+                         label=names.get(g, str(g))) for g in range(top + 1)]
+        ax.legend(handles=handles, title="grade 相关性等级" if top > 1 else None,
+                  loc="center left", bbox_to_anchor=(1.0, 0.45), fontsize=9)
+    return ax
+
+
+def discount_curve(ax, max_rank: int = 10):
+    """Plot DCG's position discount 1/log2(i + 1) for ranks i = 1..max_rank, values labelled.
+
+    >>> fig, ax = plt.subplots()
+    >>> [round(float(y), 3) for y in discount_curve(ax, 3).lines[0].get_ydata()]
+    [1.0, 0.631, 0.5]
+    >>> plt.close(fig)
+    """
+    ranks = list(range(1, check_k(max_rank, name="max_rank") + 1))
+    discounts = [1 / math.log2(rank + 1) for rank in ranks]
+    ax.plot(ranks, discounts, marker="o", color="#2c7fb8")
+    if max_rank <= 12:
+        for rank, discount in zip(ranks, discounts):
+            ax.annotate(f"{discount:.2f}", (rank, discount), textcoords="offset points",
+                        xytext=(0, 6), ha="center", fontsize=8)
+    ax.set_xticks(ranks if max_rank <= 20 else ax.get_xticks())
+    ax.set_ylim(0, 1.15)
+    ax.set_xlabel("rank i 排名")
+    ax.set_ylabel("discount 折扣")
+    ax.set_title(r"position discount 位置折损 $1/\log_2(i+1)$")
+    return ax
