@@ -16,6 +16,17 @@ from .retrieval import (
     reciprocal_rank,
 )
 from .trec_io import read_qrels, read_run
+from .tokenization import ngrams, tokenize, word_list_entries
+from .bleu import (
+    SMOOTHING_DEFAULTS,
+    bleu,
+    brevity_penalty,
+    clipped_precision,
+    closest_reference_length,
+    corpus_bleu,
+)
+from .rouge import LCS, Score, lcs, rouge_l, rouge_n
+from .meteor import count_chunks, meteor, meteor_alignment
 
 __version__ = "0.1.0"
 
@@ -33,4 +44,21 @@ __all__ = [
     "read_run",
     "METRICS",
     "RagMetricsWarning",
+    "tokenize",
+    "ngrams",
+    "word_list_entries",
+    "bleu",
+    "corpus_bleu",
+    "brevity_penalty",
+    "closest_reference_length",
+    "clipped_precision",
+    "SMOOTHING_DEFAULTS",
+    "rouge_n",
+    "rouge_l",
+    "lcs",
+    "Score",
+    "LCS",
+    "meteor",
+    "meteor_alignment",
+    "count_chunks",
 ]
