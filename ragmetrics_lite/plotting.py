@@ -131,7 +131,7 @@ def draw_rank_strip(ax, grades: Sequence[int], *, k: int | None = None, title: s
                                linewidth=0.8, gid="rank-square"))
         if texts:
             ax.text(rank, 0.4, texts[rank - 1], ha="center", va="center", color=_text_color(fill),
-                    fontsize=9 if longest <= 3 else 8, rotation=0 if upright else 90)
+                    fontsize=9 if longest <= 4 else 8, rotation=0 if upright else 90)
     right = max(len(grades), k or 0, 1)
     if k is not None:
         k = check_k(k)

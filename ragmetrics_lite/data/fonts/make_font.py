@@ -48,7 +48,11 @@ EXTRA_CHARACTERS = ""
 
 
 def gb2312_characters(first_lead: int, last_lead: int) -> list[str]:
-    """Characters of GB2312 whose lead byte is in [first_lead, last_lead]."""
+    """Characters of GB2312 whose lead byte is in [first_lead, last_lead].
+
+    >>> len(gb2312_characters(0xB0, 0xD7)), len(gb2312_characters(0xD8, 0xF7))  # hanzi levels 1, 2
+    (3755, 3008)
+    """
     found = []
     for lead in range(first_lead, last_lead + 1):
         for trail in range(0xA1, 0xFF):
