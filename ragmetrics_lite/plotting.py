@@ -92,7 +92,7 @@ def grade_color(grade: int, max_grade: int = 1) -> tuple[float, float, float, fl
     if grade > max_grade:
         raise ValueError(f"grade {grade} is above max_grade {max_grade}")
     shade = 0.6 if max_grade == 1 else 0.35 + 0.6 * (grade - 1) / (max_grade - 1)
-    return mpl.colormaps["Blues"](shade)
+    return tuple(float(channel) for channel in mpl.colormaps["Blues"](shade))
 
 
 def _text_color(fill) -> str:
@@ -176,7 +176,8 @@ def discount_curve(ax, max_rank: int = 10):
         for rank, discount in zip(ranks, discounts):
             ax.annotate(f"{discount:.2f}", (rank, discount), textcoords="offset points",
                         xytext=(0, 6), ha="center", fontsize=8)
-    ax.set_xticks(ranks if max_rank <= 20 else ax.get_xticks())
+    if max_rank <= 20:
+        ax.set_xticks(ranks)
     ax.set_ylim(0, 1.15)
     ax.set_xlabel("rank i 排名")
     ax.set_ylabel("discount 折扣")
