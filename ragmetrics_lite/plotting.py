@@ -122,6 +122,7 @@ def draw_rank_strip(ax, grades: Sequence[int], *, k: int | None = None, title: s
     if labels is not None and len(labels) != len(grades):
         raise ValueError(f"labels has {len(labels)} items but grades has {len(grades)}")
     top = max([1, *grades]) if max_grade is None else check_k(max_grade, name="max_grade")
+    k = check_k(k, allow_none=True)
     texts = [str(label) for label in labels] if labels is not None else []
     longest = max(map(len, texts), default=0)
     upright = longest * len(grades) <= 40  # else turn every label to fit narrow squares
@@ -134,7 +135,6 @@ def draw_rank_strip(ax, grades: Sequence[int], *, k: int | None = None, title: s
                     fontsize=9 if longest <= 4 else 8, rotation=0 if upright else 90)
     right = max(len(grades), k or 0, 1)
     if k is not None:
-        k = check_k(k)
         for rank in range(len(grades) + 1, k + 1):  # fewer than k retrieved: empty slots
             ax.add_patch(Rectangle((rank - 0.4, 0), 0.8, 0.8, fill=False, edgecolor="#b0b0b0",
                                    linestyle=":", linewidth=0.8, gid="empty-slot"))

@@ -210,6 +210,7 @@ def test_grade_colours_get_darker_with_the_grade():
     (lambda ax: draw_rank_strip(ax, [0, 1], labels=["a"]), "labels has 1 items"),
     (lambda ax: draw_rank_strip(ax, [0, 3], max_grade=2), "above max_grade"),
     (lambda ax: draw_rank_strip(ax, [0, 1], k=0), "k must be >= 1"),
+    (lambda ax: draw_rank_strip(ax, [0, 1], k="5"), "k must be an int"),
     (lambda ax: draw_rank_strip(ax, [0, 1.5]), "1.5"),
     (lambda ax: discount_curve(ax, 0), "max_rank must be >= 1"),
 ])
