@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections import Counter
 from collections.abc import Sequence
 
 from ._validation import check_finite, check_k
@@ -133,22 +132,23 @@ def brevity_penalty(candidate_len: int, reference_len: int) -> float:
     return math.exp(1 - r / c) if c > 0 else 0.0
 
 
-def _max_reference_counts(references: list[list[str]], max_n: int) -> Counter:
+def _max_reference_counts(references: list[list[str]], max_n: int) -> dict[tuple[str, ...], int]:
     """For every n-gram (n <= max_n) its largest count in any one reference."""
-    merged: Counter = Counter()
+    merged: dict[tuple[str, ...], int] = {}
     for reference in references:
         for gram, count in _ngram_counts(reference, max_n, up_to=True).items():
-            if count > merged[gram]:
+            if count > merged.get(gram, 0):
                 merged[gram] = count
     return merged
 
 
-def _clipped_counts(candidate: list[str], reference_counts: Counter, max_n: int) -> tuple[list, list]:
+def _clipped_counts(candidate: list[str], reference_counts: dict, max_n: int) -> tuple[list, list]:
     """Clipped matches and candidate n-gram totals for each order 1..max_n."""
     matches, totals = [0] * max_n, [0] * max_n
     for gram, count in _ngram_counts(candidate, max_n, up_to=True).items():
-        totals[len(gram) - 1] += count
-        matches[len(gram) - 1] += min(count, reference_counts[gram])
+        order = len(gram) - 1
+        totals[order] += count
+        matches[order] += min(count, reference_counts.get(gram, 0))
     return matches, totals
 
 

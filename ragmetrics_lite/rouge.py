@@ -85,7 +85,7 @@ def rouge_n(candidate: list[str], reference: list[str], n: int) -> Score:
     reference = _as_tokens(reference, "reference")
     n = check_k(n, name="n")
     cand_counts, ref_counts = _ngram_counts(candidate, n), _ngram_counts(reference, n)
-    overlap = sum(min(count, cand_counts[gram]) for gram, count in ref_counts.items())
+    overlap = sum(min(count, cand_counts.get(gram, 0)) for gram, count in ref_counts.items())
     precision = overlap / max(sum(cand_counts.values()), 1)
     recall = overlap / max(sum(ref_counts.values()), 1)
     return Score(precision, recall, _fmeasure(precision, recall))

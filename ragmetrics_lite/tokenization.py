@@ -12,6 +12,9 @@ With the default ``word_list=True`` the only change is the small word list in
 removes two compounds from the dictionary, 法国巴黎 and 旅游景点, so that they
 are cut into 法国 / 巴黎 and 旅游 / 景点 as in the course's worked examples.
 
+jieba keeps decimals (330.5) and percentages (95.5%) whole, but cuts at a
+hyphen (GPT-4o gives GPT, 4o), so a minus sign is dropped with the punctuation.
+
 How the tokenizer stays out of the way:
 
 * It is a private ``jieba.Tokenizer``; the global ``jieba.dt`` behind
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import threading
 import unicodedata
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -65,7 +69,9 @@ def word_list_entries() -> list[tuple[str, int | None]]:
 
 def _build_tokenizers() -> None:
     """Build both private jieba tokenizers from one in-memory read of jieba's dictionary."""
-    import jieba  # imported here so that ``import ragmetrics_lite`` stays fast
+    with warnings.catch_warnings():  # importing jieba can warn (pkg_resources, invalid escapes)
+        warnings.simplefilter("ignore")
+        import jieba  # imported here so that ``import ragmetrics_lite`` stays fast
 
     loader = jieba.Tokenizer()
     freq, total = loader.gen_pfdict(loader.get_dict_file())  # no logging, no cache file
