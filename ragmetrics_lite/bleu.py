@@ -257,7 +257,8 @@ def corpus_bleu(
 
     ``references[i]`` is the list of references (token lists) of ``candidates[i]``;
     the number may differ from candidate to candidate. This is not the mean
-    of sentence BLEU scores. Derived in ``08_bleu.ipynb``.
+    of sentence BLEU scores. An empty corpus is an error (sacrebleu fails with
+    an IndexError). Derived in ``08_bleu.ipynb``.
 
     >>> cands = [["a", "b", "c"], ["d", "e"]]
     >>> refs = [[["a", "b", "c"]], [["d", "x"], ["d", "e", "f"]]]
