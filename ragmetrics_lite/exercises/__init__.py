@@ -13,33 +13,33 @@ A starter cell leaves the blank ``____`` for the learner to fill in::
 
 Exercises, one per notebook:
 
-==========================  ===============================================
-exercise                    the learner writes
-==========================  ===============================================
-``q01_recall``              ``recall_at_k(relevant, retrieved, k)``
-``q02_hit_rate``            ``hit_rate(relevant_sets, rankings, k)``
-``q03_precision``           ``precision_at_k(relevant, retrieved, k)``
-``q04_mrr``                 ``mrr(predictions, ground_truths)``
-``q05_average_precision``   ``average_precision(relevant, retrieved)``
-``q06_dcg``                 ``dcg_at_k(relevances, k)``
-``q07_ndcg``                ``ndcg_at_k(ground_truth, retrieved_ids, k)``
-==========================  ===============================================
+==========================  ===============================================  =======================
+exercise                    the learner writes                               notebook
+==========================  ===============================================  =======================
+``q01_recall``              ``recall_at_k(relevant, retrieved, k)``          ``01_recall_at_k``
+``q02_hit_rate``            ``hit_rate(relevant_sets, rankings, k)``         ``02_hit_rate_at_k``
+``q03_precision``           ``precision_at_k(relevant, retrieved, k)``       ``03_precision_at_k``
+``q04_mrr``                 ``mrr(predictions, ground_truths)``              ``04_mrr``
+``q05_average_precision``   ``average_precision(relevant, retrieved)``       ``05_map``
+``q06_dcg``                 ``dcg_at_k(relevances, k)``                      ``06_dcg``
+``q07_ndcg``                ``ndcg_at_k(ground_truth, retrieved_ids, k)``    ``07_ndcg``
+``q08_bleu``                ``bleu(candidate, reference, max_n)``            ``08_bleu``
+``q09_rouge_n``             ``rouge_n_recall(candidate, reference, n)``      ``09_rouge_n``
+``q10_lcs``                 ``lcs_length(a, b)``                             ``10_rouge_l``
+``q11_meteor_chunks``       ``count_chunks(alignment)``                      ``11_meteor``
+==========================  ===============================================  =======================
 
-Each exercise's docstring names its notebook: ``notebooks/01_recall_at_k.ipynb``,
-``02_hit_rate_at_k``, ``03_precision_at_k``, ``04_mrr``, ``05_map``, ``06_dcg``,
-``07_ndcg``.
+Each exercise's docstring names its notebook (``notebooks/NN_name.ipynb``).
 
 New exercises take a few lines with :class:`FunctionExercise` (the answer is a
 function, checked against a reference on edge and random cases) or
 :class:`ValueExercise` (the answer is a number worked out by hand). A topic
-module (``retrieval``; ``text`` for the BLEU/ROUGE notebooks) lists its
+module (``retrieval`` for notebooks 01-07, ``text`` for 08-11) lists its
 exercises in ``__all__`` and is re-exported here.
 """
 from __future__ import annotations
 
-import importlib.util as _importlib_util
-
-from . import retrieval
+from . import retrieval, text
 from ._checker import (
     CORRECT,
     INCORRECT,
@@ -54,6 +54,7 @@ from ._checker import (
     ____,
 )
 from .retrieval import *  # noqa: F403  (the exercises q01_recall ... q07_ndcg)
+from .text import *  # noqa: F403  (the exercises q08_bleu ... q11_meteor_chunks)
 
 __all__ = [
     "____",
@@ -68,11 +69,6 @@ __all__ = [
     "INCORRECT",
     "NOT_ATTEMPTED",
     *retrieval.__all__,
+    *text.__all__,
 ]
 
-# The text exercises (BLEU/ROUGE notebooks) arrive in their own module; re-export them once it exists.
-if _importlib_util.find_spec(__name__ + ".text") is not None:
-    from . import text
-    from .text import *  # noqa: F403
-
-    __all__ += text.__all__
