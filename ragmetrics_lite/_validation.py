@@ -14,6 +14,7 @@ import numbers
 from collections.abc import Collection, Hashable, Iterable, Mapping
 
 import numpy as np
+import pandas as pd
 
 __all__ = [
     "check_k",
@@ -91,6 +92,8 @@ def _id_kind(doc_id: object, what: str) -> str:
         return "str"
     if isinstance(doc_id, numbers.Integral):
         return "number"
+    if doc_id is None or doc_id is pd.NA or (isinstance(doc_id, float) and math.isnan(doc_id)):
+        raise ValueError(f"{what} is missing ({doc_id!r}); every id must be a string or an integer")
     raise TypeError(
         f"{what} must be a string or an integer, got {type(doc_id).__name__} {doc_id!r}"
         + (" (a float id such as 101.0 would not match 101 as text)" if isinstance(doc_id, float) else "")
@@ -113,7 +116,7 @@ def check_id_kinds(*groups: tuple[str, Iterable[object]]) -> None:
         for doc_id in ids:
             kind = _id_kind(doc_id, f"id in {name}")
             if kind not in seen:
-                seen[kind] = (name, doc_id)
+                seen[kind] = (name, doc_id.item() if isinstance(doc_id, np.generic) else doc_id)
     if "str" in seen and "number" in seen:
         num_name, num_id = seen["number"]
         str_name, str_id = seen["str"]

@@ -85,23 +85,48 @@ class _Ranked(NamedTuple):
     ideal_grade: np.ndarray  # ... its grade
 
 
-def _rank(qrels: pd.DataFrame, run: pd.DataFrame, level: int) -> _Ranked:
-    """Order the run as trec_eval does and attach the grades."""
-    queries = pd.Index(sorted(qrels["query_id"].unique()), name="query_id")
-    run = run[run["query_id"].isin(queries)]
-    # score descending, ties broken by doc id descending (byte-wise = code point order)
-    run = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
-    run = run.merge(qrels, on=["query_id", "doc_id"], how="left")
-    query = queries.get_indexer(run["query_id"])
-    rank = run.groupby("query_id", sort=False).cumcount().to_numpy() + 1
-    grade = run["relevance"].fillna(0).to_numpy(dtype=np.int64)
+def _rank_within(group: np.ndarray) -> np.ndarray:
+    """1-based position of each row within its run of equal, already sorted group codes."""
+    first_of_group = np.searchsorted(group, group, side="left")
+    return np.arange(len(group)) - first_of_group + 1
 
-    judged = queries.get_indexer(qrels["query_id"])
-    num_relevant = np.bincount(judged, weights=qrels["relevance"] >= level, minlength=len(queries))
-    ideal = qrels[qrels["relevance"] > 0].sort_values(["query_id", "relevance"], ascending=[True, False])
-    ideal_rank = ideal.groupby("query_id", sort=False).cumcount().to_numpy() + 1
-    return _Ranked(queries, query, rank, grade, num_relevant, queries.get_indexer(ideal["query_id"]),
-                   ideal_rank, ideal["relevance"].to_numpy(dtype=np.int64))
+
+def _sorted_codes(ids: pd.Series) -> np.ndarray:
+    """Each id's position among the distinct ids sorted by code point (= UTF-8 byte order)."""
+    codes, distinct = pd.factorize(ids)
+    position = np.empty(len(distinct), dtype=np.int64)
+    position[np.argsort(np.asarray(distinct, dtype=str), kind="stable")] = np.arange(len(distinct))
+    return position[codes]
+
+
+def _rank(qrels: pd.DataFrame, run: pd.DataFrame, level: int) -> _Ranked:
+    """Order the run as trec_eval does and attach the grades.
+
+    Ids become integer codes, so that sorting and looking up grades are numpy
+    operations: queries are numbered in sorted order, documents by their
+    position among all ids sorted as strings (code point order, which is the
+    byte-wise order of UTF-8 that trec_eval uses).
+    """
+    queries = pd.Index(np.sort(qrels["query_id"].unique()).astype(object), name="query_id")
+    judged_q, run_q = queries.get_indexer(qrels["query_id"]), queries.get_indexer(run["query_id"])
+    run, run_q = run[run_q >= 0], run_q[run_q >= 0]  # run queries without judgments are ignored
+    doc_codes = _sorted_codes(pd.concat([qrels["doc_id"], run["doc_id"]], ignore_index=True))
+    judged_d, run_d = doc_codes[: len(qrels)], doc_codes[len(qrels):]
+    # query ascending, then score descending, ties broken by doc id descending
+    order = np.lexsort((-run_d, -run["score"].to_numpy(), run_q))
+    query, doc = run_q[order], run_d[order]
+
+    grades = qrels["relevance"].to_numpy(dtype=np.int64)
+    width = int(doc_codes.max(initial=0)) + 1  # (query, doc) -> one integer key
+    row = pd.Index(judged_q * width + judged_d).get_indexer(query * width + doc)
+    grade = np.where(row >= 0, grades[row], 0)  # unjudged documents have grade 0
+
+    num_relevant = np.bincount(judged_q, weights=grades >= level, minlength=len(queries))
+    positive = grades > 0
+    ideal = np.lexsort((-grades[positive], judged_q[positive]))
+    ideal_query, ideal_grade = judged_q[positive][ideal], grades[positive][ideal]
+    return _Ranked(queries, query, _rank_within(query), grade,
+                   num_relevant, ideal_query, _rank_within(ideal_query), ideal_grade)
 
 
 def _per_query_sum(r: _Ranked, values: np.ndarray, query: np.ndarray | None = None) -> np.ndarray:
@@ -206,6 +231,11 @@ def evaluate(qrels, run, metrics=DEFAULT_METRICS, relevance_level: int = 1) -> p
 
 
 def _as_strings(frame: pd.DataFrame) -> pd.DataFrame:
-    """Ids as Python strings, as trec_eval reads them (so 101 sorts after 99 as '101' < '99')."""
-    return frame.assign(query_id=frame["query_id"].map(str).astype(object),
-                        doc_id=frame["doc_id"].map(str).astype(object))
+    """Ids as Python strings, as trec_eval reads them (so 101 sorts before 99: '101' < '99')."""
+    columns = {}
+    for column in ("query_id", "doc_id"):
+        ids = frame[column]
+        if pd.api.types.infer_dtype(ids) != "string":
+            ids = ids.map(str)
+        columns[column] = ids.astype(object)
+    return frame.assign(**columns)

@@ -18,7 +18,9 @@ Conventions, all trec_eval's:
   grade 0) or a collection of relevant ids (grade 1 each).
 * ``retrieved`` is the ranked list of ids, best first.
 * A document is relevant when its grade >= ``relevance_level`` (default 1).
-  Negative grades are legal: judged, not relevant, gain 0.
+  Negative grades are legal and count as not relevant, with gain 0 (trec_eval
+  reads them as "pooled but not judged"; for every metric here that has the
+  same effect as grade 0).
 * Recall and AP divide by *every* relevant document in the judgments,
   retrieved or not, also with a cut-off. Precision@k divides by k even when
   fewer than k documents were retrieved.

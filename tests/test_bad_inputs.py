@@ -174,7 +174,7 @@ def test_bad_grades_in_evaluate(grade, kind, fragment):
     with raises(kind, fragment):
         evaluate({"q1": {"d1": grade}}, RUN)
     frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d2", "d1"], "relevance": [0, grade]})
-    with raises(kind, "relevance in row 1 " + fragment):
+    with raises(kind, "relevance grade of query 'q1', document 'd1' " + fragment):
         evaluate(frame, RUN)
 
 
@@ -183,7 +183,7 @@ def test_non_finite_scores(score):
     with raises(ValueError, f"score of query 'q1', document 'd2' must be finite, got {score}"):
         evaluate(QRELS, {"q1": {"d1": 1.0, "d2": score}})
     frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [1.0, score]})
-    with raises(ValueError, f"score in row 1 must be finite, got {score}"):
+    with raises(ValueError, f"score of query 'q1', document 'd2' must be finite, got {score}"):
         evaluate(QRELS, frame)
 
 
@@ -417,3 +417,24 @@ def test_the_warning_points_at_the_caller():
         warnings.simplefilter("always")
         evaluate({"q1": {"d1": 1}, "q2": {"d1": 1}}, RUN)
     assert [w.filename for w in caught] == [__file__]
+
+
+def test_empty_qrels_and_queries_without_judgments_are_errors():
+    with raises(ValueError, "qrels is empty"):
+        evaluate({}, {})
+    with raises(ValueError, "qrels query 'q2' has no judgments"):
+        evaluate({"q1": {"d1": 1}, "q2": {}}, {"q1": {"d1": 1.0}})
+    with raises(ValueError, "qrels query 'q2' has no judgments"):
+        evaluate({"q1": {"d1": 1}, "q2": set()}, {"q1": {"d1": 1.0}})
+
+
+@pytest.mark.parametrize("missing", [None, float("nan")])
+def test_missing_ids_in_dataframes_are_named_missing(missing):
+    frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", missing], "score": [1.0, 0.5]})
+    with raises(ValueError, "is missing"):
+        evaluate(QRELS, frame)
+
+
+def test_mixed_id_message_shows_plain_integers():
+    with raises(TypeError, "(e.g. 101)"):
+        evaluate({"q1": {np.int64(101): 1}}, {"q1": {"101": 1.0}})
