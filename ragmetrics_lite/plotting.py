@@ -8,7 +8,7 @@ would make the notebooks depend on the machine, so the package ships a subset of
 Noto Sans CJK SC (SIL Open Font License 1.1, see ``data/fonts/OFL.txt``): every
 GB2312 hanzi, Chinese and full-width punctuation, ASCII, and symbols such as
 ≥ × − … →, about 2 MB. ``data/fonts/README.md`` tells where it comes from and
-how ``data/fonts/make_font.py`` rebuilds it.
+how ``scripts/make_font.py`` (in the repository) rebuilds it.
 
 ``setup_plots()`` registers that font with matplotlib and sets the classroom
 style; call it once at the top of a notebook. The drawing helpers:

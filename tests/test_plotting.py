@@ -2,7 +2,7 @@
 
 The coverage tests read the notebooks when they run, so a notebook that starts
 using a character outside the font fails here (add the character to
-``EXTRA_CHARACTERS`` in ``ragmetrics_lite/data/fonts/make_font.py`` and rerun it).
+``EXTRA_CHARACTERS`` in ``scripts/make_font.py`` and rerun it).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Not imported by the package: a maintainer runs it after adding characters to
 ``EXTRA_CHARACTERS`` (``tests/test_plotting.py`` names any that a notebook needs).
 Needs Debian's ``fonts-noto-cjk`` (``apt-get install fonts-noto-cjk``) and fontTools::
 
-    python ragmetrics_lite/data/fonts/make_font.py
+    python scripts/make_font.py
 
 Three steps, each reproducible byte for byte:
 
@@ -28,7 +28,7 @@ from fontTools.ttLib import TTFont, newTable
 
 SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 SOURCE_FACE = 2  # 0 JP, 1 KR, 2 SC, 3 TC, 4 HK in Debian's NotoSansCJK-Regular.ttc
-TARGET = Path(__file__).with_name("RagMetricsNotoSansSC-Regular.ttf")
+TARGET = Path(__file__).resolve().parents[1] / "ragmetrics_lite" / "data" / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
 FAMILY = "RagMetrics Noto Sans SC"
 POSTSCRIPT_NAME = "RagMetricsNotoSansSC-Regular"
 MAX_ERROR = 1.0  # font units (1/1000 em) allowed between a cubic curve and its quadratic copy
