@@ -1,4 +1,4 @@
-"""Exercises for the text-metric notebooks 08-11: a learner writes BLEU, ROUGE-N recall, the LCS, METEOR's chunks.
+"""Exercises for the text-metric notebooks 08-11: BLEU, ROUGE-N recall, the LCS and METEOR's chunks.
 
 Expected values come from ``ragmetrics_lite``'s own text metrics (``bleu``,
 ``rouge_n``, ``lcs``, ``count_chunks``), never from a second copy of the
@@ -222,7 +222,10 @@ q08_bleu = FunctionExercise(
     edge_cases=[
         Case(([], ["the", "cat"], 1), "an empty candidate"),
         Case((["the"], ["the"], 2), "the candidate is shorter than max_n: it has no 2-grams"),
-        Case((["the", "the", "the"], ["the", "cat"], 1), "a repeated word, clipped to its count in the reference"),
+        Case(
+            (["the", "the", "the"], ["the", "cat"], 1),
+            "a repeated word, clipped to its count in the reference",
+        ),
         Case((["cat", "the"], ["the", "cat"], 2), "no 2-gram matches"),
         Case((["the", "cat"], ["the", "cat", "sat"], 2), "the candidate is shorter than the reference"),
         Case((["the", "cat", "sat", "on"], ["the", "cat", "sat", "on"], 4), "the candidate is the reference"),
@@ -315,7 +318,9 @@ def _rouge_unguarded(candidate, reference, n):
 
 
 _SET = "this compares sets of n-grams, so a repeated n-gram counts once; count them with collections.Counter"
-_PRECISION = "this divides by the candidate's n-grams, which is precision; ROUGE-N recall divides by the reference's"
+_PRECISION = (
+    "this divides by the candidate's n-grams, which is precision; ROUGE-N recall divides by the reference's"
+)
 
 q09_rouge_n = FunctionExercise(
     "q09_rouge_n",
@@ -330,11 +335,17 @@ q09_rouge_n = FunctionExercise(
     edge_cases=[
         Case((["the"], ["the"], 2), "the reference has no 2-grams"),
         Case(([], ["the", "cat"], 1), "an empty candidate"),
-        Case((["the", "the", "the"], ["the", "cat"], 1), "the candidate repeats a word the reference has once"),
+        Case(
+            (["the", "the", "the"], ["the", "cat"], 1), "the candidate repeats a word the reference has once"
+        ),
         Case((["the", "the"], ["the", "the", "cat"], 1), "both repeat a word"),
-        Case((["the", "cat"], ["the", "the", "cat"], 1), "the reference repeats a word the candidate has once"),
+        Case(
+            (["the", "cat"], ["the", "the", "cat"], 1), "the reference repeats a word the candidate has once"
+        ),
         Case((["the", "cat", "sat"], ["the", "cat"], 2), "the candidate is longer than the reference"),
-        Case((_SUMMARY_CANDIDATE, _SUMMARY_REFERENCE, 1), "the Eiffel summary pair, ROUGE-1 (的 is shared once)"),
+        Case(
+            (_SUMMARY_CANDIDATE, _SUMMARY_REFERENCE, 1), "the Eiffel summary pair, ROUGE-1 (的 is shared once)"
+        ),
         Case((_SUMMARY_CANDIDATE, _SUMMARY_REFERENCE, 2), "the Eiffel summary pair, ROUGE-2"),
     ],
     random_case=_random_rouge_case,
@@ -423,7 +434,10 @@ q10_lcs = FunctionExercise(
         Case((["the", "cat"], ["cat", "the"]), "the same words in the opposite order"),
         Case((["the", "on", "cat"], ["the", "cat"]), "a gap in the first list"),
         Case((["the", "cat", "sat"], ["the", "cat", "sat"]), "identical lists"),
-        Case((["mat", "the", "cat", "sat"], ["the", "cat", "sat", "mat"]), "matching the first word first is a trap"),
+        Case(
+            (["mat", "the", "cat", "sat"], ["the", "cat", "sat", "mat"]),
+            "matching the first word first is a trap",
+        ),
         Case((["the", "cat", "on", "the", "mat"], ["the", "mat", "on", "the", "cat"]), "repeated words"),
         Case((_SUMMARY_CANDIDATE, _SUMMARY_REFERENCE), "the Eiffel summary pair"),
     ],
