@@ -61,6 +61,18 @@ def recall_over_retrieved_relevant(relevant, retrieved, k):
     return len(found) / len(found) if found else 0.0
 
 
+def recall_as_hit(relevant, retrieved, k):
+    # success@k: 1 when any relevant document is in the top k
+    for doc in retrieved[:k]:
+        if doc in relevant:
+            return 1
+    return 0
+
+
+def recall_as_hit_bool(relevant, retrieved, k):
+    return any(doc in relevant for doc in retrieved[:k])
+
+
 def hit_rate_as_recall(relevant_sets, rankings, k):
     scores = []
     for relevant, ranking in zip(relevant_sets, rankings):
@@ -87,6 +99,15 @@ def mrr_first_result_of_each_list(predictions, ground_truths):
         for rank, doc in enumerate(preds, start=1):
             score += 1.0 / rank  # forgot to test `doc in truths`
             break
+    return score / len(predictions)
+
+
+def mrr_as_hit_rate(predictions, ground_truths):
+    # rank 1 used whenever something relevant was retrieved: really the hit rate
+    score = 0.0
+    for preds, truths in zip(predictions, ground_truths):
+        if any(doc in truths for doc in preds):
+            score += 1.0 / 1
     return score / len(predictions)
 
 
@@ -154,6 +175,8 @@ def ndcg_idcg_uncut(ground_truth, retrieved_ids, k):
 WRONG = {
     "recall dividing by k": (q01_recall, recall_over_k, "Precision@k"),
     "recall dividing by retrieved relevant": (q01_recall, recall_over_retrieved_relevant, "that were found"),
+    "recall as the hit": (q01_recall, recall_as_hit, "the hit (success@k)"),
+    "recall as the hit, True/False": (q01_recall, recall_as_hit_bool, "returns True or False"),
     "hit rate as recall": (q02_hit_rate, hit_rate_as_recall, "mean Recall@k"),
     "precision dividing by len(retrieved)": (
         q03_precision, precision_over_retrieved, "divides by the number of documents retrieved"
@@ -162,6 +185,7 @@ WRONG = {
     "MRR first result of each list": (
         q04_mrr, mrr_first_result_of_each_list, "the score of the first result, relevant or not"
     ),
+    "MRR as the hit rate": (q04_mrr, mrr_as_hit_rate, "which is the hit rate"),
     "MRR without break": (q04_mrr, mrr_without_break, "every relevant result"),
     "AP over retrieved relevant": (
         q05_average_precision, ap_over_retrieved_relevant, "AP divides by all relevant documents"
@@ -190,6 +214,8 @@ def _disagrees(exercise, function, case):
         got = function(*[__import__("copy").deepcopy(a) for a in case.args])
     except Exception:
         return True
+    if isinstance(got, bool):
+        return True  # True/False is not a score, even where it equals 1 or 0
     return not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)
 
 
@@ -341,6 +367,29 @@ def test_every_known_mistake_fails_with_its_own_diagnosis(name):
         assert result.status == "incorrect", (mistake, result.message)
         diagnoses = [line for line in result.message.splitlines() if line.startswith("  Diagnosis: ")]
         assert diagnoses == [f"  Diagnosis: {mistake.diagnosis}."], result.message
+
+
+def test_hit_answers_are_named_as_the_hit_rate(capsys):
+    q01_recall.check(recall_as_hit)
+    q04_mrr.check(mrr_as_hit_rate)
+    recall_message, mrr_message = capsys.readouterr().out.split("\nIncorrect")
+    assert recall_message.splitlines()[1:] == [
+        "  case:     k is larger than the list",
+        "  inputs:   relevant={'d1', 'd2'}, retrieved=['d1'], k=3",
+        "  expected: 0.5",
+        "  got:      1",
+        "  Diagnosis: this is the hit (success@k): 1 as soon as one relevant document is in the top k, "
+        "as when dividing by the relevant documents that were found; Recall@k divides by all relevant "
+        "documents.",
+    ]
+    assert mrr_message.splitlines()[1:] == [
+        "  case:     the first relevant result is at rank 2",
+        "  inputs:   predictions=[['d2', 'd1']], ground_truths=[{'d1'}]",
+        "  expected: 0.5",
+        "  got:      1.0",
+        "  Diagnosis: this scores 1 for every query with a relevant result anywhere, which is the hit "
+        "rate; score 1/rank of the first relevant result.",
+    ]
 
 
 def test_raising_answer_is_incorrect_with_exception_and_inputs():

@@ -94,6 +94,10 @@ def _recall_over_found_unguarded(relevant, retrieved, k):
     return found / found
 
 
+def _recall_is_hit(relevant, retrieved, k):
+    return any(doc in relevant for doc in retrieved[:k])
+
+
 def _recall_over_retrieved(relevant, retrieved, k):
     top = retrieved[:k]
     return sum(1 for doc in top if doc in relevant) / len(top) if top else 0.0
@@ -106,6 +110,11 @@ def _recall_whole_list(relevant, retrieved, k):
 def _recall_unguarded(relevant, retrieved, k):
     return sum(1 for doc in retrieved[:k] if doc in relevant) / len(relevant)
 
+
+_HIT = (
+    "this is the hit (success@k): 1 as soon as one relevant document is in the top k, as when "
+    "dividing by the relevant documents that were found; Recall@k divides by all relevant documents"
+)
 
 q01_recall = FunctionExercise(
     "q01_recall",
@@ -142,10 +151,11 @@ q01_recall = FunctionExercise(
             "this divides by k, which is Precision@k; Recall@k divides by the number of relevant "
             "documents",
         ),
+        Mistake(_recall_over_found, _HIT),
         Mistake(
-            _recall_over_found,
-            "this divides by the relevant documents that were found, so any hit gives 1.0; divide by "
-            "all relevant documents",
+            _recall_is_hit,
+            "this returns True or False, the hit (success@k); Recall@k is a number, the relevant "
+            "documents in the top k divided by all relevant documents",
         ),
         Mistake(
             _recall_over_found_unguarded,
@@ -335,6 +345,11 @@ def _mrr_always_one(predictions, ground_truths):
     return 1.0
 
 
+def _mrr_hit_rate(predictions, ground_truths):
+    hits = [any(doc in relevant for doc in ranking) for ranking, relevant in zip(predictions, ground_truths)]
+    return sum(hits) / len(predictions)
+
+
 def _mrr_every_hit(predictions, ground_truths):
     total = 0.0
     for retrieved, relevant in zip(predictions, ground_truths):
@@ -384,6 +399,11 @@ q04_mrr = FunctionExercise(
     mistakes=[
         Mistake(_mrr_first_result, _FIRST_RESULT),
         Mistake(_mrr_always_one, _FIRST_RESULT),
+        Mistake(
+            _mrr_hit_rate,
+            "this scores 1 for every query with a relevant result anywhere, which is the hit rate; "
+            "score 1/rank of the first relevant result",
+        ),
         Mistake(
             _mrr_every_hit,
             "this adds 1/rank for every relevant result; stop after the first one (break)",
