@@ -4,7 +4,7 @@ Retrieval metrics agree with trec_eval per query (``retrieval``, ``evaluate``);
 TREC files are read by ``trec_io``; exercises for the notebooks live in
 ``ragmetrics_lite.exercises``.
 """
-from .evaluate import METRICS, RagMetricsWarning, evaluate
+from .evaluate import METRICS, RagMetricsWarning, evaluate, trec_eval_measure
 from .retrieval import (
     average_precision,
     dcg_at_k,
@@ -40,6 +40,7 @@ __all__ = [
     "dcg_at_k",
     "ndcg_at_k",
     "evaluate",
+    "trec_eval_measure",
     "read_qrels",
     "read_run",
     "METRICS",

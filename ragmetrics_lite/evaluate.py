@@ -24,18 +24,19 @@ import pandas as pd
 from ._frames import check_frame_id_kinds, qrels_frame, run_frame
 from ._validation import check_relevance_level
 
-__all__ = ["evaluate", "METRICS", "RagMetricsWarning"]
+__all__ = ["evaluate", "trec_eval_measure", "METRICS", "RagMetricsWarning"]
 
-#: metric family -> (its cut-off k: "required", "optional" or "none"; the trec_eval measure)
+#: metric family -> (its cut-off k: "required", "optional" or "none";
+#:                   trec_eval's measure without / with the cut-off, None where it has none)
 METRICS = {
-    "recall": ("required", "recall_k"),
-    "precision": ("required", "P_k"),
-    "hit_rate": ("required", "success_k"),
-    "mrr": ("optional", "recip_rank (run cut to k)"),
-    "map": ("optional", "map / map_cut_k"),
-    "ndcg": ("optional", "ndcg / ndcg_cut_k"),
-    "dcg": ("required", "(DCG, no trec_eval name)"),
-    "r_precision": ("none", "Rprec"),
+    "recall": ("required", (None, "recall")),
+    "precision": ("required", (None, "P")),
+    "hit_rate": ("required", (None, "success")),
+    "mrr": ("optional", ("recip_rank", None)),  # mrr@k: recip_rank on the run cut to k
+    "map": ("optional", ("map", "map_cut")),
+    "ndcg": ("optional", ("ndcg", "ndcg_cut")),
+    "dcg": ("required", (None, None)),
+    "r_precision": ("none", ("Rprec", None)),
 }
 DEFAULT_METRICS = ("recall@5", "precision@5", "hit_rate@5", "mrr", "map", "ndcg@10")
 
@@ -70,6 +71,24 @@ def parse_metric(name: str) -> tuple[str, int | None]:
     if k is not None and k < 1:
         raise ValueError(f"the cut-off in {name!r} must be >= 1")
     return family, k
+
+
+def trec_eval_measure(name: str) -> tuple[str, str] | None:
+    """The pytrec_eval measure for a metric name: (what to ask for, the key of its result).
+
+    None where trec_eval has no such measure (``mrr@k`` is ``recip_rank`` on the
+    run cut to k; DCG is not reported by trec_eval).
+
+    >>> trec_eval_measure("ndcg@10"), trec_eval_measure("hit_rate@5"), trec_eval_measure("mrr")
+    (('ndcg_cut.10', 'ndcg_cut_10'), ('success.5', 'success_5'), ('recip_rank', 'recip_rank'))
+    >>> trec_eval_measure("mrr@10") is None
+    True
+    """
+    family, k = parse_metric(name)
+    plain, with_cut = METRICS[family][1]
+    if k is None:
+        return None if plain is None else (plain, plain)
+    return None if with_cut is None else (f"{with_cut}.{k}", f"{with_cut}_{k}")
 
 
 class _Ranked(NamedTuple):

@@ -26,6 +26,7 @@ True
 """
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,11 +71,24 @@ STYLE = {
 NOT_RELEVANT_COLOR = "#e3e3e3"
 
 
+def _is_weight_fallback(record: logging.LogRecord) -> bool:
+    """False for matplotlib's note that a bold request fell back to the regular weight."""
+    return not record.getMessage().startswith("findfont: Failed to find font weight")
+
+
 def setup_plots() -> None:
-    """Register the bundled Chinese font and apply the classroom style (idempotent, silent)."""
+    """Register the bundled Chinese font and apply the classroom style (idempotent, silent).
+
+    The bundled font has one weight, so ``fontweight="bold"`` draws regular
+    text; matplotlib's note about that fallback (which would reach stderr) is
+    filtered out, and every other font warning still shows.
+    """
     path = str(FONT_PATH.resolve())
     if not any(entry.fname == path for entry in font_manager.fontManager.ttflist):
         font_manager.fontManager.addfont(path)
+    logger = logging.getLogger("matplotlib.font_manager")
+    if _is_weight_fallback not in logger.filters:
+        logger.addFilter(_is_weight_fallback)
     mpl.rcParams.update(STYLE)
 
 

@@ -226,3 +226,14 @@ def test_discount_curve_plots_one_over_log2(classroom_style):
     (line,) = ax.lines
     assert list(line.get_xdata()) == [1, 2, 3, 4, 5, 6]
     assert list(line.get_ydata()) == pytest.approx([1 / math.log2(i + 1) for i in range(1, 7)])
+
+
+def test_bold_text_falls_back_to_regular_without_a_warning(caplog):
+    """The bundled font has one weight; matplotlib's fallback note must not reach stderr."""
+    setup_plots()
+    fig, ax = plt.subplots()
+    with caplog.at_level("WARNING", logger="matplotlib.font_manager"):
+        ax.set_title("粗体 bold", fontweight="bold")
+        fig.canvas.draw()
+    plt.close(fig)
+    assert not [r for r in caplog.records if "findfont" in r.getMessage()]
