@@ -17,7 +17,7 @@ from .retrieval import (
 )
 from .trec_io import read_qrels, read_run
 from .tokenization import ngrams, tokenize, word_list_entries
-from .bleu import (
+from .bleu_score import (
     SMOOTHING_DEFAULTS,
     bleu,
     brevity_penalty,
@@ -26,7 +26,7 @@ from .bleu import (
     corpus_bleu,
 )
 from .rouge import LCS, Score, lcs, rouge_l, rouge_n
-from .meteor import count_chunks, meteor, meteor_alignment
+from .meteor_score import count_chunks, meteor, meteor_alignment
 
 __version__ = "0.1.0"
 

@@ -8,7 +8,7 @@ import random
 import pytest
 from sacrebleu.metrics import BLEU
 
-from ragmetrics_lite.bleu import (
+from ragmetrics_lite.bleu_score import (
     SMOOTHING_DEFAULTS,
     bleu,
     brevity_penalty,

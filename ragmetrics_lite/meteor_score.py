@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ._validation import check_finite
-from .bleu import _as_references
+from .bleu_score import _as_references
 from .tokenization import _as_tokens
 
 __all__ = ["meteor", "meteor_alignment", "count_chunks"]
