@@ -20,6 +20,20 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def merge_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks: the kernel may split one print into two
+    messages depending on timing, which would make the stored file differ between runs."""
+    merged = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.output_type == "stream" and previous is not None
+                and previous.output_type == "stream" and previous.name == output.name):
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
+
+
 def execute(path: Path, timeout: int = 600) -> float:
     """Run one notebook top to bottom in a new kernel and save it; returns seconds taken."""
     notebook = nbformat.read(path, as_version=4)
@@ -34,6 +48,8 @@ def execute(path: Path, timeout: int = 600) -> float:
     client.execute()
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
     nbformat.write(notebook, path)
     return time.perf_counter() - start
 
