@@ -218,9 +218,11 @@ def evaluate(qrels, run, metrics=DEFAULT_METRICS, relevance_level: int = 1) -> p
     """Score every judged query; ``evaluate(...).mean()`` is the report.
 
     ``qrels``: ``{query_id: {doc_id: grade}}`` or a DataFrame ``query_id, doc_id,
-    relevance``. ``run``: ``{query_id: {doc_id: score}}`` or a DataFrame
-    ``query_id, doc_id, score``. The run is ordered by score descending, ties
-    broken by doc id descending (compared as strings), as trec_eval does.
+    relevance`` (or ``{query_id: [relevant ids]}``, grade 1 each). ``run``:
+    ``{query_id: {doc_id: score}}``, a DataFrame ``query_id, doc_id, score``, or
+    ``{query_id: [ids, best first]}`` (a list keeps its order). The run is
+    ordered by score descending, ties broken by doc id descending (compared as
+    strings), as trec_eval does.
     Metric names: ``recall@k``, ``precision@k``, ``hit_rate@k``, ``mrr``,
     ``mrr@k``, ``map``, ``map@k``, ``ndcg``, ``ndcg@k``, ``dcg@k``, ``r_precision``.
     Derived notebook by notebook in ``notebooks/01``-``07``; first used in
@@ -233,6 +235,8 @@ def evaluate(qrels, run, metrics=DEFAULT_METRICS, relevance_level: int = 1) -> p
     query_id
     q1                0.5  1.0  0.833333
     q2                0.5  0.5  0.500000
+    >>> evaluate({"q1": {"d2"}}, {"q1": ["d1", "d2"]}, ["mrr"])["mrr"].tolist()
+    [0.5]
     """
     if isinstance(metrics, str):
         metrics = [metrics]

@@ -11,7 +11,7 @@ equivalent call, with a tokenizer that only splits on whitespace, is::
         target=" ".join(reference), prediction=" ".join(candidate))
 
 Mind the order: rouge-score takes the reference (target) first, we take the
-candidate first, as everywhere in this package.
+candidate first, as every text metric in this package does.
 
 Conventions, all rouge-score's:
 

@@ -174,7 +174,7 @@ def ndcg_idcg_uncut(ground_truth, retrieved_ids, k):
 # name: (exercise, wrong function, a phrase its diagnosis must contain, or None when none is expected)
 WRONG = {
     "recall dividing by k": (q01_recall, recall_over_k, "Precision@k"),
-    "recall dividing by retrieved relevant": (q01_recall, recall_over_retrieved_relevant, "that were found"),
+    "recall dividing by retrieved relevant": (q01_recall, recall_over_retrieved_relevant, "found by themselves"),
     "recall as the hit": (q01_recall, recall_as_hit, "the hit (success@k)"),
     "recall as the hit, True/False": (q01_recall, recall_as_hit_bool, "returns True or False"),
     "hit rate as recall": (q02_hit_rate, hit_rate_as_recall, "mean Recall@k"),
@@ -378,9 +378,9 @@ def test_hit_answers_are_named_as_the_hit_rate(capsys):
         "  inputs:   relevant={'d1', 'd2'}, retrieved=['d1'], k=3",
         "  expected: 0.5",
         "  got:      1",
-        "  Diagnosis: this is the hit (success@k): 1 as soon as one relevant document is in the top k, "
-        "as when dividing by the relevant documents that were found; Recall@k divides by all relevant "
-        "documents.",
+        "  Diagnosis: this gives the hit (success@k), 1 whenever a relevant document is in the top k "
+        "(dividing the relevant documents found by themselves does the same); Recall@k divides by all "
+        "relevant documents.",
     ]
     assert mrr_message.splitlines()[1:] == [
         "  case:     the first relevant result is at rank 2",

@@ -112,8 +112,8 @@ def _recall_unguarded(relevant, retrieved, k):
 
 
 _HIT = (
-    "this is the hit (success@k): 1 as soon as one relevant document is in the top k, as when "
-    "dividing by the relevant documents that were found; Recall@k divides by all relevant documents"
+    "this gives the hit (success@k), 1 whenever a relevant document is in the top k (dividing the "
+    "relevant documents found by themselves does the same); Recall@k divides by all relevant documents"
 )
 
 q01_recall = FunctionExercise(
