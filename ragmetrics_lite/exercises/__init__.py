@@ -39,36 +39,9 @@ exercises in ``__all__`` and is re-exported here.
 """
 from __future__ import annotations
 
-from . import retrieval, text
-from ._checker import (
-    CORRECT,
-    INCORRECT,
-    NOT_ATTEMPTED,
-    Case,
-    CheckResult,
-    Exercise,
-    FunctionExercise,
-    Mistake,
-    Placeholder,
-    ValueExercise,
-    ____,
-)
+from . import _checker, retrieval, text
+from ._checker import *  # noqa: F403  (____, the checker classes, the status names)
 from .retrieval import *  # noqa: F403  (the exercises q01_recall ... q07_ndcg)
 from .text import *  # noqa: F403  (the exercises q08_bleu ... q11_meteor_chunks)
 
-__all__ = [
-    "____",
-    "Placeholder",
-    "CheckResult",
-    "Case",
-    "Mistake",
-    "Exercise",
-    "FunctionExercise",
-    "ValueExercise",
-    "CORRECT",
-    "INCORRECT",
-    "NOT_ATTEMPTED",
-    *retrieval.__all__,
-    *text.__all__,
-]
-
+__all__ = [*_checker.__all__, *retrieval.__all__, *text.__all__]
