@@ -1,6 +1,9 @@
 """Shared test utilities."""
 from __future__ import annotations
 
+import copy
+import math
+import os
 import subprocess
 import sys
 import textwrap
@@ -30,3 +33,40 @@ def run_with_blocked(code: str, blocked: tuple[str, ...] = REFERENCE_LIBRARIES) 
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"failed with the references blocked:\n{done.stderr}"
     return done.stdout
+
+
+# ---------------------------------------------------------------- exercise checkers
+def failing_case(exercise, message: str):
+    """The case of ``exercise`` whose inputs an Incorrect ``message`` prints."""
+    found = [c for c in exercise.cases() if f"  inputs:   {exercise.format_inputs(c)}\n" in message + "\n"]
+    assert found, f"no case of {exercise.name} matches the message:\n{message}"
+    return found[0]
+
+
+def disagrees(exercise, function, case) -> bool:
+    """Whether a learner's ``function`` gets ``case`` wrong (raises, returns True/False, or a wrong value)."""
+    expected = exercise.expected(case)
+    try:
+        got = function(*copy.deepcopy(case.args))
+    except Exception:
+        return True
+    if isinstance(got, bool):
+        return True  # True/False is not a score, even where it equals 1 or 0
+    return not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def stdout_under_hash_seeds(code: str, seeds: tuple[str, ...] = ("0", "12345")) -> list[str]:
+    """Run ``code`` from the repository root once per PYTHONHASHSEED; its stdout each time.
+
+    Set order differs between interpreters; printed results must not.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outputs = []
+    for seed in seeds:
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                              text=True, cwd=root, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == ""
+        outputs.append(done.stdout)
+    return outputs

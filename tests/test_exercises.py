@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import inspect
 import math
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 import ragmetrics_lite
-from tests.helpers import run_with_blocked
+from tests.helpers import disagrees, failing_case, run_with_blocked, stdout_under_hash_seeds
 import ragmetrics_lite.retrieval as helper_metrics
 from ragmetrics_lite import exercises
 from ragmetrics_lite.exercises import (
@@ -201,22 +198,7 @@ WRONG = {
 }
 
 
-def _failing_case(exercise, message):
-    """The case whose inputs the message prints; asserts there is exactly one."""
-    found = [c for c in exercise.cases() if f"  inputs:   {exercise.format_inputs(c)}\n" in message + "\n"]
-    assert found, f"no case of {exercise.name} matches the message:\n{message}"
-    return found[0]
 
-
-def _disagrees(exercise, function, case):
-    expected = exercise.expected(case)
-    try:
-        got = function(*[__import__("copy").deepcopy(a) for a in case.args])
-    except Exception:
-        return True
-    if isinstance(got, bool):
-        return True  # True/False is not a score, even where it equals 1 or 0
-    return not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)
 
 
 # ------------------------------------------------------------------ reference solutions pass
@@ -315,8 +297,8 @@ def test_wrong_solution_fails_with_a_real_counterexample(wrong):
     assert message.startswith("Incorrect")
     assert "  inputs:   " in message and "  expected: " in message
     assert "  got:      " in message or "raised" in message
-    case = _failing_case(exercise, message)
-    assert _disagrees(exercise, function, case), "the printed case must really be a counterexample"
+    case = failing_case(exercise, message)
+    assert disagrees(exercise, function, case), "the printed case must really be a counterexample"
     expected_line = [line for line in message.splitlines() if line.startswith("  expected: ")][0]
     assert expected_line == f"  expected: {exercises._checker.show(exercise.expected(case))}"
     if diagnosis is None:
@@ -328,8 +310,8 @@ def test_wrong_solution_fails_with_a_real_counterexample(wrong):
 @pytest.mark.parametrize("wrong", sorted(WRONG))
 def test_counterexample_is_the_first_failing_case_in_order(wrong):
     exercise, function, _ = WRONG[wrong]
-    case = _failing_case(exercise, exercise.evaluate(function).message)
-    first = next(c for c in exercise.cases() if _disagrees(exercise, function, c))
+    case = failing_case(exercise, exercise.evaluate(function).message)
+    first = next(c for c in exercise.cases() if disagrees(exercise, function, c))
     assert case == first
 
 
@@ -341,8 +323,8 @@ def test_a_case_only_random_inputs_reach_is_reported_shortest_first():
     result = q01_recall.evaluate(recall_wrong_on_long_lists)
     assert result.status == "incorrect"
     assert "  case:     a random case" in result.message
-    case = _failing_case(q01_recall, result.message)
-    failing = [c for c in q01_recall.random_cases() if _disagrees(q01_recall, recall_wrong_on_long_lists, c)]
+    case = failing_case(q01_recall, result.message)
+    failing = [c for c in q01_recall.random_cases() if disagrees(q01_recall, recall_wrong_on_long_lists, c)]
     assert len(failing) > 1
     assert len(q01_recall.format_inputs(case)) == min(len(q01_recall.format_inputs(c)) for c in failing)
     assert "Diagnosis" not in result.message  # no known mistake explains it
@@ -462,16 +444,7 @@ def test_check_output_does_not_depend_on_hash_seed():
             EXERCISES[name][0].check(EXERCISES[name][1])
         """
     )
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    outputs = []
-    for seed in ("0", "12345"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=300
-        )
-        assert done.returncode == 0, done.stderr
-        assert done.stderr == ""
-        outputs.append(done.stdout)
+    outputs = stdout_under_hash_seeds(code)
     assert outputs[0] == outputs[1]
     assert outputs[0].count("Incorrect") == len(WRONG)
 

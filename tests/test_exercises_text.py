@@ -8,12 +8,8 @@ BLEU slip; expected values come from the helper; printed text is deterministic.
 """
 from __future__ import annotations
 
-import copy
 import inspect
 import math
-import os
-import subprocess
-import sys
 import textwrap
 from collections import Counter
 
@@ -31,7 +27,7 @@ from ragmetrics_lite.exercises import (
 )
 from ragmetrics_lite.exercises import text as solutions
 from ragmetrics_lite.exercises._checker import show
-from tests.helpers import run_with_blocked
+from tests.helpers import disagrees, failing_case, run_with_blocked, stdout_under_hash_seeds
 
 EXERCISES = {
     "q08_bleu": (q08_bleu, solutions.bleu, "08_bleu"),
@@ -281,22 +277,7 @@ WRONG = {
 }
 
 
-def _failing_case(exercise, message):
-    """The case whose inputs the message prints."""
-    found = [c for c in exercise.cases() if f"  inputs:   {exercise.format_inputs(c)}\n" in message + "\n"]
-    assert found, f"no case of {exercise.name} matches the message:\n{message}"
-    return found[0]
 
-
-def _disagrees(exercise, function, case):
-    expected = exercise.expected(case)
-    try:
-        got = function(*copy.deepcopy(case.args))
-    except Exception:
-        return True
-    if isinstance(got, bool):
-        return True  # True/False is not a score, even where it equals 1 or 0
-    return not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)
 
 
 # ------------------------------------------------------------------ reference solutions pass
@@ -386,9 +367,9 @@ def test_wrong_solution_fails_with_a_real_counterexample(wrong):
     assert message.startswith("Incorrect")
     assert "  inputs:   " in message and "  expected: " in message
     assert "  got:      " in message or "raised" in message
-    case = _failing_case(exercise, message)
-    assert _disagrees(exercise, function, case), "the printed case must really be a counterexample"
-    first = next(c for c in exercise.cases() if _disagrees(exercise, function, c))
+    case = failing_case(exercise, message)
+    assert disagrees(exercise, function, case), "the printed case must really be a counterexample"
+    first = next(c for c in exercise.cases() if disagrees(exercise, function, c))
     assert case == first, "the counterexample is the first failing case in order"
     expected_line = [line for line in message.splitlines() if line.startswith("  expected: ")][0]
     assert expected_line == f"  expected: {show(exercise.expected(case))}"
@@ -475,16 +456,7 @@ def test_check_output_does_not_depend_on_hash_seed():
             EXERCISES[name][0].check(EXERCISES[name][1])
         """
     )
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    outputs = []
-    for seed in ("0", "12345"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=300
-        )
-        assert done.returncode == 0, done.stderr
-        assert done.stderr == ""
-        outputs.append(done.stdout)
+    outputs = stdout_under_hash_seeds(code)
     assert outputs[0] == outputs[1]
     assert outputs[0].count("Incorrect") == len(WRONG)
     assert outputs[0].count("Correct") == len(NAMES)
