@@ -27,6 +27,7 @@ from .bleu_score import (
 )
 from .rouge import LCS, Score, lcs, rouge_l, rouge_n
 from .meteor_score import count_chunks, meteor, meteor_alignment
+from .source_notes import notes_check, same_inputs
 
 __version__ = "0.1.0"
 
@@ -62,4 +63,6 @@ __all__ = [
     "meteor",
     "meteor_alignment",
     "count_chunks",
+    "notes_check",
+    "same_inputs",
 ]

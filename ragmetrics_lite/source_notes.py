@@ -1,0 +1,68 @@
+"""Checks of a notebook's figure against the source notes that survive a learner's edits.
+
+Every notebook reproduces an example from the source notes (a set of Chinese study notes on RAG
+evaluation, introduced in notebook 00) and checks the notes' figure. A learner is invited to change
+the example's inputs and re-run; the notes' figure then no longer applies, and a bare ``assert``
+would stop "Run All" at the first check. ``notes_check`` asserts the figure only while the inputs
+are the notes' own example, and otherwise prints the learner's value beside a one-line reminder.
+
+A notebook decides whether its inputs are still the notes' example by comparing the parameters
+cell with the notes' inputs, written once in the cell after it::
+
+    on_notes_example = same_inputs(PARAMETERS, NOTES_EXAMPLE)
+    notes_check(f"Recall@{K}", recall, 2 / 3, on_notes_example)
+
+>>> notes_check("Recall@5", 2 / 3, 2 / 3, applies=True)
+Recall@5 = 0.6667, as in the source notes (0.6667)
+>>> notes_check("Recall@3", 0.5, 2 / 3, applies=False)
+Recall@3 = 0.5000 for your inputs; the source notes' 0.6667 is for their example only
+>>> notes_check("Recall@5", 0.5, 2 / 3, applies=True)
+Traceback (most recent call last):
+...
+AssertionError: Recall@5 = 0.5000, but the source notes' example gives 0.6667
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+__all__ = ["notes_check", "same_inputs"]
+
+
+def notes_check(label: str, value: float, notes_value: float, applies: bool, *,
+                places: int = 4) -> None:
+    """Assert ``value`` equals the source notes' figure when ``applies``; otherwise just report it.
+
+    ``notes_value`` is the correct figure for the notes' example (where the notes slip, the
+    notebook passes the corrected value and explains the slip in prose). Values agree when they
+    differ by at most half a unit in the last of ``places`` decimals. Used in every notebook.
+
+    >>> notes_check("NDCG@4", 0.95739, 0.9574, applies=True)
+    NDCG@4 = 0.9574, as in the source notes (0.9574)
+    """
+    if not isinstance(applies, bool):
+        raise TypeError(f"applies must be True or False, got {applies!r}")
+    shown = f"{label} = {value:.{places}f}"
+    if not applies:
+        print(f"{shown} for your inputs; the source notes' {notes_value:.{places}f} "
+              "is for their example only")
+        return
+    if not math.isclose(value, notes_value, rel_tol=0.0, abs_tol=0.5 * 10 ** -places + 1e-12):
+        raise AssertionError(f"{shown}, but the source notes' example gives {notes_value:.{places}f}")
+    print(f"{shown}, as in the source notes ({notes_value:.{places}f})")
+
+
+def same_inputs(inputs: Mapping, notes_example: Mapping) -> bool:
+    """True when every input named in ``notes_example`` has the notes' value in ``inputs``.
+
+    Compares the JSON-typed values of a notebook's parameters cell, so lists compare in order.
+
+    >>> same_inputs({"K": 5, "retrieved": ["a", "b"]}, {"K": 5, "retrieved": ["a", "b"]})
+    True
+    >>> same_inputs({"K": 3, "retrieved": ["a", "b"]}, {"K": 5, "retrieved": ["a", "b"]})
+    False
+    """
+    missing = [name for name in notes_example if name not in inputs]
+    if missing:
+        raise KeyError(f"the inputs have no value named {missing[0]!r}")
+    return all(inputs[name] == value for name, value in notes_example.items())
