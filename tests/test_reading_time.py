@@ -198,3 +198,9 @@ def test_check_fails_on_a_stale_table_and_the_rewrite_fixes_it(tmp_path, capsys)
 def test_a_readme_without_markers_is_an_error(tmp_path):
     with pytest.raises(ValueError, match="notebook-table:begin"):
         reading_time.replace_table("no markers here\n", "| table |\n")
+
+
+def test_the_scripts_docstring_examples():
+    import doctest
+
+    assert doctest.testmod(reading_time).failed == 0
