@@ -10,8 +10,10 @@ GB2312 hanzi, Chinese and full-width punctuation, ASCII, and symbols such as
 ≥ × − … →, about 2 MB. ``data/fonts/README.md`` tells where it comes from and
 how ``scripts/make_font.py`` (in the repository) rebuilds it.
 
-``setup_plots()`` registers that font with matplotlib and sets the classroom
-style; call it once at the top of a notebook. The drawing helpers:
+``setup_plots()`` registers that font with matplotlib, sets the classroom style
+and, inside a Jupyter kernel, selects the inline backend (so figures show even
+where ``MPLBACKEND=Agg`` is set, as on many CI machines); call it once at the
+top of a notebook. The drawing helpers:
 
 * ``draw_rank_strip(ax, grades, k=...)``: a ranked list as a row of squares
   coloured by relevance grade, with the cut-off K marked;
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -76,13 +79,43 @@ def _is_weight_fallback(record: logging.LogRecord) -> bool:
     return not record.getMessage().startswith("findfont: Failed to find font weight")
 
 
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
+
+
+def _in_jupyter_kernel():
+    """The IPython shell when running inside a Jupyter kernel, else None (terminal, script, pytest)."""
+    ipython = sys.modules.get("IPython")  # never import IPython just to find out
+    shell = ipython.get_ipython() if ipython is not None else None
+    return shell if getattr(shell, "kernel", None) is not None else None
+
+
+def _select_inline_backend() -> None:
+    """Inside a Jupyter kernel, show figures inline whatever ``MPLBACKEND`` says.
+
+    ipykernel makes the inline backend the default only when the ``MPLBACKEND``
+    environment variable is unset; headless CI machines often set it to ``Agg``,
+    and then a plot cell shows nothing (strict nbval: "Missing output fields").
+    Selecting the backend when it is already inline would close open figures,
+    so that case is left alone.
+    """
+    shell = _in_jupyter_kernel()
+    if shell is not None and mpl.get_backend().lower() not in {"inline", INLINE_BACKEND}:
+        shell.run_line_magic("matplotlib", "inline")
+
+
 def setup_plots() -> None:
     """Register the bundled Chinese font and apply the classroom style (idempotent, silent).
+
+    Inside a Jupyter kernel, also select the inline backend (``%matplotlib inline``):
+    notebooks then draw their figures with and without ``MPLBACKEND=Agg`` in the
+    environment. To use another backend (``%matplotlib widget``), select it after
+    this call.
 
     The bundled font has one weight, so ``fontweight="bold"`` draws regular
     text; matplotlib's note about that fallback (which would reach stderr) is
     filtered out, and every other font warning still shows.
     """
+    _select_inline_backend()
     path = str(FONT_PATH.resolve())
     if not any(entry.fname == path for entry in font_manager.fontManager.ttflist):
         font_manager.fontManager.addfont(path)
@@ -132,7 +165,7 @@ def draw_rank_strip(ax, grades: Sequence[int], *, k: int | None = None, title: s
     4
     >>> plt.close(fig)
     """
-    grades = [check_grade(grade, where=f" at rank {rank}") for rank, grade in enumerate(grades, 1)]
+    grades = [check_grade(grade, where=f"rank {rank}") for rank, grade in enumerate(grades, 1)]
     if labels is not None and len(labels) != len(grades):
         raise ValueError(f"labels has {len(labels)} items but grades has {len(grades)}")
     top = max([1, *grades]) if max_grade is None else check_k(max_grade, name="max_grade")

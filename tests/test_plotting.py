@@ -237,3 +237,63 @@ def test_bold_text_falls_back_to_regular_without_a_warning(caplog):
         fig.canvas.draw()
     plt.close(fig)
     assert not [r for r in caplog.records if "findfont" in r.getMessage()]
+
+
+@pytest.mark.parametrize("grades, message", [
+    ([0, 1.5], "relevance grade of rank 2 must be an integer, got 1.5"),
+    ([float("nan")], "relevance grade of rank 1 must be finite, got nan"),
+    ([1, 0, "2"], "relevance grade of rank 3 must be an integer, got str '2'"),
+])
+def test_rank_strip_names_the_rank_of_a_bad_grade(classroom_style, grades, message):
+    """The message reads "relevance grade of rank 2", not "relevance grade of  at rank 2"."""
+    fig, ax = plt.subplots()
+    with pytest.raises((ValueError, TypeError)) as raised:
+        draw_rank_strip(ax, grades)
+    assert str(raised.value) == message
+
+
+def test_setup_plots_leaves_the_backend_alone_outside_a_kernel(classroom_style):
+    # pytest is no Jupyter kernel: the Agg backend selected at the top of this file stays.
+    assert plotting._in_jupyter_kernel() is None
+    setup_plots()
+    assert matplotlib.get_backend().lower() == "agg"
+
+
+PLOT_NOTEBOOK = [
+    "import matplotlib.pyplot as plt\nfrom ragmetrics_lite.plotting import draw_rank_strip, setup_plots\n",
+    "fig, ax = plt.subplots(figsize=(4, 1.5))\ndraw_rank_strip(ax, [0, 1, 1], k=2, title='命中率@K')\nplt.show()",
+]
+
+
+def run_plot_notebook(tmp_path, first_cell: str) -> list:
+    """Execute a two-cell plotting notebook in a fresh kernel; return the plot cell's outputs."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(first_cell), nbformat.v4.new_code_cell(PLOT_NOTEBOOK[1])]
+    NotebookClient(notebook, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    assert notebook.cells[0].outputs == []  # setup_plots prints nothing, also when it switches backend
+    return notebook.cells[1].outputs
+
+
+@pytest.mark.parametrize("mplbackend", ["Agg", None])
+def test_a_notebook_shows_its_plot_with_and_without_mplbackend_agg(tmp_path, monkeypatch, mplbackend):
+    """Headless CI machines often set MPLBACKEND=Agg; the kernel inherits it and, unless
+    setup_plots() selects the inline backend, a plot cell has no output (strict nbval fails)."""
+    if mplbackend is None:
+        monkeypatch.delenv("MPLBACKEND", raising=False)
+    else:
+        monkeypatch.setenv("MPLBACKEND", mplbackend)
+    outputs = run_plot_notebook(tmp_path, PLOT_NOTEBOOK[0] + "setup_plots()")
+    assert [o["output_type"] for o in outputs] == ["display_data"]
+    assert {"image/png", "text/plain"} <= set(outputs[0]["data"])
+    assert outputs[0]["data"]["text/plain"].startswith("<Figure size 400x150")
+
+
+def test_without_setup_plots_mplbackend_agg_loses_the_plot(tmp_path, monkeypatch):
+    """The failure the test above guards against, shown on the same notebook."""
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    outputs = run_plot_notebook(tmp_path, PLOT_NOTEBOOK[0])
+    assert not [o for o in outputs if o["output_type"] == "display_data"]

@@ -1,0 +1,190 @@
+"""How long each notebook takes to read, and the README's notebook table built from it.
+
+The house style (DEVELOPERS.md) gives every notebook a main path that reads in at most
+20 minutes, then an optional "Going further" section. Reading time, in minutes, is
+
+    English words / 200 + Chinese characters / 400 + non-blank code lines / 10
+
+counted over the markdown cells (``<details>`` blocks included) and the code cells (comments
+included); outputs are not counted. The main path is every cell before the first markdown
+heading that says "Going further"; the total is the whole notebook.
+
+    python scripts/reading_time.py            # print each notebook's minutes, rewrite the README table
+    python scripts/reading_time.py --check    # exit 1 if the README table is stale (what the tests run)
+
+The table sits in README.md between the lines ``<!-- notebook-table:begin -->`` and
+``<!-- notebook-table:end -->``; everything between them is generated, so edit this script (the
+``TEACHES`` and ``COMING`` lists), never the table. The counting rules are the same regular
+expressions as the project's notebook hygiene checker, so the two never disagree.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parents[1]
+BUDGET_MINUTES = 20
+WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+HANZI = re.compile(r"[\u4e00-\u9fff]")
+GOING_FURTHER = re.compile(r"^#+\s.*(going further|appendix|深入|附录)", re.I | re.M)
+HEADING = re.compile(r"^#+\s+(.+?)\s*#*\s*$", re.M)
+NOTEBOOK_NAME = re.compile(r"^(\d{2})_[a-z0-9_]+\.ipynb$")
+BEGIN, END = "<!-- notebook-table:begin -->", "<!-- notebook-table:end -->"
+
+# What each notebook teaches, one line each, for the README table. A new notebook adds its line.
+TEACHES = {
+    "00": "what to measure where, and a first `evaluate`",
+    "01": "how many of the relevant documents made the top K?",
+    "02": "did the top K contain anything relevant at all?",
+    "03": "how much of the top K is relevant?",
+    "04": "how high is the first relevant result?",
+    "05": "are all relevant documents near the top?",
+    "06": "how much graded gain, discounted by rank?",
+    "07": "how close to the ideal ordering?",
+    "08": "how many of the answer's n-grams appear in the reference?",
+    "09": "how many of the reference's n-grams does the answer cover?",
+    "10": "how long is the longest in-order overlap?",
+    "11": "unigram matches weighted to recall, with a word-order penalty",
+}
+# Notebooks still to write, in reading order; the table lists those not yet in notebooks/.
+COMING = {
+    "12": "Context Relevancy",
+    "13": "Faithfulness",
+    "14": "Answer Relevancy",
+    "15": "latency percentiles",
+    "16": "A/B testing",
+    "17": "human evaluation",
+    "18": "capstone on a golden set",
+}
+
+
+class Counts(NamedTuple):
+    words: int
+    hanzi: int
+    code_lines: int
+
+    @property
+    def minutes(self) -> float:
+        return self.words / 200 + self.hanzi / 400 + self.code_lines / 10
+
+
+class ReadingTime(NamedTuple):
+    main: Counts
+    total: Counts
+
+
+def source(cell: dict) -> str:
+    text = cell.get("source", "")
+    return "".join(text) if isinstance(text, list) else text
+
+
+def count(cells: list[dict]) -> Counts:
+    """Words and Chinese characters in markdown cells, non-blank lines in code cells.
+
+    >>> count([{"cell_type": "markdown", "source": "Recall@K 召回率"},
+    ...        {"cell_type": "code", "source": ["k = 5\\n", "\\n", "# a comment\\n"]}])
+    Counts(words=2, hanzi=3, code_lines=2)
+    """
+    words = hanzi = code_lines = 0
+    for cell in cells:
+        text = source(cell)
+        if cell.get("cell_type") == "markdown":
+            words += len(WORD.findall(text))
+            hanzi += len(HANZI.findall(text))
+        elif cell.get("cell_type") == "code":
+            code_lines += sum(1 for line in text.splitlines() if line.strip())
+    return Counts(words, hanzi, code_lines)
+
+
+def main_path(cells: list[dict]) -> list[dict]:
+    """The cells before the first markdown heading "Going further" (all cells if there is none)."""
+    for i, cell in enumerate(cells):
+        if cell.get("cell_type") == "markdown" and GOING_FURTHER.search(source(cell)):
+            return cells[:i]
+    return cells
+
+
+def reading_time(path: Path) -> ReadingTime:
+    cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
+    return ReadingTime(count(main_path(cells)), count(cells))
+
+
+def title(path: Path) -> str:
+    """The notebook's first markdown heading, without a leading "NN · "."""
+    cells = json.loads(Path(path).read_text(encoding="utf-8")).get("cells", [])
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            match = HEADING.search(source(cell))
+            if match:
+                return re.sub(r"^\d{2}\s*·\s*", "", match.group(1))
+    raise ValueError(f"{Path(path).name} has no markdown heading to take its title from")
+
+
+def notebooks(folder: Path) -> list[Path]:
+    return sorted(p for p in Path(folder).glob("*.ipynb") if NOTEBOOK_NAME.match(p.name))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def table(folder: Path, link_prefix: str = "notebooks/") -> str:
+    """The README's notebook table (Markdown), one row per notebook plus one for those to come."""
+    rows = ["| # | notebook | what it teaches | main path | total |", "|---|---|---|--:|--:|"]
+    present = set()
+    for path in notebooks(folder):
+        number = NOTEBOOK_NAME.match(path.name).group(1)
+        present.add(number)
+        if number not in TEACHES:
+            raise KeyError(f"{path.name}: add a line for {number!r} to TEACHES in scripts/reading_time.py")
+        time = reading_time(path)
+        rows.append(f"| {number} | [{_cell(title(path))}]({link_prefix}{path.name}) | "
+                    f"{_cell(TEACHES[number])} | {time.main.minutes:.0f} min | {time.total.minutes:.0f} min |")
+    coming = [number for number in COMING if number not in present]
+    if coming:
+        span = coming[0] if len(coming) == 1 else f"{coming[0]}–{coming[-1]}"
+        rows.append(f"| {span} | coming | {', '.join(COMING[n] for n in coming)} | | |")
+    return "\n".join(rows) + "\n"
+
+
+def replace_table(readme: str, new_table: str) -> str:
+    """``readme`` with the text between the marker lines replaced by ``new_table``."""
+    begin, end = readme.find(BEGIN), readme.find(END)
+    if begin < 0 or end < begin:
+        raise ValueError(f"README has no {BEGIN} ... {END} lines around the notebook table")
+    start = readme.index("\n", begin) + 1
+    return readme[:start] + new_table + readme[end:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the README table is stale; write nothing")
+    parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    parser.add_argument("--notebooks", type=Path, default=ROOT / "notebooks")
+    args = parser.parse_args(argv)
+
+    readme = args.readme.read_text(encoding="utf-8")
+    updated = replace_table(readme, table(args.notebooks))
+    if args.check:
+        if updated != readme:
+            print(f"{args.readme.name}: the notebook table is stale; run python scripts/reading_time.py")
+            return 1
+        return 0
+    for path in notebooks(args.notebooks):
+        time = reading_time(path)
+        flag = f"  OVER the {BUDGET_MINUTES}-minute budget" if time.main.minutes > BUDGET_MINUTES else ""
+        words, hanzi, lines = time.main
+        print(f"{path.name}: main path {time.main.minutes:.1f} min ({words} words, {hanzi} Chinese "
+              f"characters, {lines} code lines), total {time.total.minutes:.1f} min{flag}")
+    if updated != readme:
+        args.readme.write_text(updated, encoding="utf-8")
+        print(f"{args.readme.name}: notebook table updated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,274 @@
+"""Run a notebook with the alternative inputs a learner would try, and list every cell that fails.
+
+Each notebook keeps its example's inputs in one code cell tagged ``parameters`` (JSON types only:
+numbers, strings, booleans, lists, dicts with string keys). ``notebooks/parameter_sets/NN_name.json``
+holds a few alternatives::
+
+    {"notebook": "01_recall_at_k.ipynb",
+     "sets": [{"name": "K = 3", "parameters": {"K": 3}},
+              {"name": "a relevant document moved past K", "parameters": {"retrieved": ["d2", "d1"]}}]}
+
+For each set, as papermill does, a new code cell assigning the set's values (``K = 3``) goes right
+after the ``parameters`` cell; the whole notebook then runs in a fresh kernel in its own folder with
+errors allowed, and every cell with an error output is reported by its cell id (papermill's own
+report counts cells after the injected one off by one). ``tests/test_parameter_sets.py`` runs every
+set of every file; notebook authors run one notebook by hand:
+
+    python scripts/run_parameter_sets.py notebooks/01_recall_at_k.ipynb          # every set in its file
+    python scripts/run_parameter_sets.py notebooks/01_recall_at_k.ipynb "K = 3"  # one set (name or number)
+    python scripts/run_parameter_sets.py /tmp/my_sets.json                       # a set file of your own
+
+The executed notebooks are written to the temporary folder (printed) so you can open them.
+The exit status is 1 when a cell errors or a set file is invalid.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import json
+import math
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+SETS_DIR = NOTEBOOK_DIR / "parameter_sets"
+INJECTED_ID = "injected-parameters"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+ARROW = re.compile(r"\s*-+>\s*\d+ ")  # IPython's marker of the line that raised
+
+
+class ParameterSetError(ValueError):
+    """A set file or a notebook's parameters cell does not follow the convention."""
+
+
+def source(cell) -> str:
+    text = cell.get("source", "")
+    return "".join(text) if isinstance(text, list) else text
+
+
+def parameters_cell_index(notebook) -> int:
+    """Index of the one code cell tagged ``parameters``."""
+    found = [i for i, cell in enumerate(notebook.cells)
+             if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", [])]
+    if len(found) != 1:
+        raise ParameterSetError(f"expected one code cell tagged 'parameters', found {len(found)}")
+    return found[0]
+
+
+def _is_json_value(value) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if value is None or isinstance(value, (bool, int, str)):
+        return True
+    if isinstance(value, list):
+        return all(_is_json_value(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _is_json_value(item) for key, item in value.items())
+    return False
+
+
+def stored_parameters(cell) -> dict:
+    """{name: value} of the parameters cell, which may hold only ``NAME = <JSON-typed literal>`` lines."""
+    values = {}
+    for statement in ast.parse(source(cell)).body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)):
+            raise ParameterSetError(
+                f"parameters cell line {statement.lineno}: only 'NAME = value' assignments belong there")
+        name = statement.targets[0].id
+        try:
+            value = ast.literal_eval(statement.value)
+        except ValueError:
+            raise ParameterSetError(f"parameters cell: {name} is not a literal value") from None
+        if not _is_json_value(value):
+            raise ParameterSetError(f"parameters cell: {name} = {value!r} is not JSON-typed (numbers, strings, "
+                                    "booleans, lists, dicts with string keys); convert it in the next cell")
+        values[name] = value
+    return values
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool) or value is None:
+        return type(value).__name__
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", list: "list", dict: "dict"}[type(value)]
+
+
+def check_types(name: str, value, stored) -> list[str]:
+    """Problems with giving ``name`` the value ``value`` where the notebook stores ``stored``."""
+    if not _is_json_value(value):
+        return [f"{name}: {value!r} is not a JSON value"]
+    if _kind(value) != _kind(stored):
+        return [f"{name}: the notebook stores a {_kind(stored)} ({stored!r}), the set gives {value!r}"]
+    if isinstance(stored, int) and not isinstance(stored, bool) and isinstance(value, float):
+        return [f"{name}: the notebook stores an integer ({stored!r}), the set gives the float {value!r}"]
+    return []
+
+
+def _refuse_constant(name: str):
+    raise ParameterSetError(f"{name} is not JSON (use a finite number)")
+
+
+def load_set_file(path: Path) -> dict:
+    """The set file's JSON, its shape checked; raises ParameterSetError naming the problem."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"), parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise ParameterSetError(f"{Path(path).name}: not valid JSON: {error}") from None
+    except ParameterSetError as error:
+        raise ParameterSetError(f"{Path(path).name}: {error}") from None
+    if not isinstance(data, dict) or set(data) != {"notebook", "sets"}:
+        raise ParameterSetError(f"{Path(path).name}: expected an object with exactly the keys 'notebook' and 'sets'")
+    if not isinstance(data["notebook"], str) or not isinstance(data["sets"], list) or not data["sets"]:
+        raise ParameterSetError(f"{Path(path).name}: 'notebook' must be a file name and 'sets' a non-empty list")
+    for i, item in enumerate(data["sets"], 1):
+        if (not isinstance(item, dict) or set(item) != {"name", "parameters"} or not isinstance(item["name"], str)
+                or not item["name"].strip() or not isinstance(item["parameters"], dict) or not item["parameters"]):
+            raise ParameterSetError(f"{Path(path).name}: set {i} must be {{\"name\": \"...\", \"parameters\": {{...}}}} "
+                                    "with a name and at least one parameter")
+    return data
+
+
+def validate(path: Path, notebook_dir: Path = NOTEBOOK_DIR) -> list[str]:
+    """Every problem with a set file: its shape, its notebook, each parameter's name and type."""
+    try:
+        data = load_set_file(path)
+    except ParameterSetError as error:
+        return [str(error)]
+    problems = []
+    notebook_path = Path(notebook_dir) / data["notebook"]
+    if Path(path).stem != Path(data["notebook"]).stem:
+        problems.append(f"{Path(path).name} should be named after its notebook: {Path(data['notebook']).stem}.json")
+    names = [item["name"] for item in data["sets"]]
+    problems += [f"two sets are named {name!r}" for name in sorted({n for n in names if names.count(n) > 1})]
+    if not notebook_path.is_file():
+        return problems + [f"notebook {data['notebook']} not found in {notebook_dir}"]
+    try:
+        notebook = nbformat.read(notebook_path, as_version=4)
+        stored = stored_parameters(notebook.cells[parameters_cell_index(notebook)])
+    except (ParameterSetError, SyntaxError) as error:
+        return problems + [f"{data['notebook']}: {error}"]
+    for item in data["sets"]:
+        for name, value in item["parameters"].items():
+            if name not in stored:
+                problems.append(f"set {item['name']!r}: {name} is not assigned in the parameters cell "
+                                f"(it has {', '.join(stored) or 'nothing'})")
+            else:
+                problems += [f"set {item['name']!r}: {p}" for p in check_types(name, value, stored[name])]
+    return problems
+
+
+def inject(notebook, parameters: dict):
+    """A copy of ``notebook`` with a cell assigning ``parameters`` right after the parameters cell."""
+    notebook = copy.deepcopy(notebook)
+    lines = ["# Parameters injected from a parameter set"]
+    for name, value in parameters.items():
+        if not name.isidentifier():
+            raise ParameterSetError(f"{name!r} is not a Python name")
+        lines.append(f"{name} = {value!r}")
+    cell = nbformat.v4.new_code_cell("\n".join(lines), id=INJECTED_ID)
+    cell.metadata["tags"] = [INJECTED_ID]
+    notebook.cells.insert(parameters_cell_index(notebook) + 1, cell)
+    return notebook
+
+
+def execute(notebook, folder: Path, timeout: int = 300):
+    """Run every cell in a fresh kernel started in ``folder``, going on after errors."""
+    from nbclient import NotebookClient
+
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    return notebook
+
+
+def cell_errors(notebook) -> list[dict]:
+    """One entry per code cell with an error output: its id, its number among code cells, the error."""
+    found = []
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    for number, cell in enumerate(code_cells, 1):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                traceback = ANSI.sub("", "\n".join(output.get("traceback", [])))
+                failing = [line.strip() for line in traceback.splitlines() if ARROW.match(line)]
+                found.append({"cell_id": cell.get("id", f"code cell {number}"), "code_cell": number,
+                              "error": f"{output.get('ename')}: {output.get('evalue')}",
+                              "line": failing[0] if failing else "",  # the line in the cell
+                              "source": source(cell).strip().splitlines()[:1]})
+    return found
+
+
+def run_set(notebook_path: Path, parameters: dict, save_to: Path | None = None) -> list[dict]:
+    """Inject ``parameters`` into the notebook, execute it in its folder, return ``cell_errors``."""
+    notebook_path = Path(notebook_path)
+    notebook = inject(nbformat.read(notebook_path, as_version=4), parameters)
+    execute(notebook, notebook_path.parent)
+    if save_to is not None:
+        nbformat.write(notebook, save_to)
+    return cell_errors(notebook)
+
+
+def describe(errors: list[dict]) -> str:
+    """One line per failing cell (id, number, first line, error), then the failing line if known."""
+    lines = []
+    for e in errors:
+        start = f", starts {e['source'][0]!r}" if e["source"] else ""
+        lines.append(f"  cell {e['cell_id']} (code cell {e['code_cell']}{start}): {e['error']}")
+        if e["line"]:
+            lines.append(f"      at {e['line']}")
+    return "\n".join(lines)
+
+
+def set_file_for(argument: str) -> Path:
+    path = Path(argument)
+    if path.suffix == ".json":
+        return path
+    return SETS_DIR / f"{path.stem}.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebook", help="a notebook (its file in notebooks/parameter_sets/ is used) or a set file")
+    parser.add_argument("set", nargs="?", help="run only this set (its name or its number, from 1)")
+    parser.add_argument("--notebooks", type=Path, default=NOTEBOOK_DIR, help="folder of the notebooks")
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "parameter_sets",
+                        help="folder for the executed notebooks")
+    args = parser.parse_intermixed_args(argv)
+
+    path = set_file_for(args.notebook)
+    if not path.is_file():
+        print(f"no parameter-set file {path}")
+        return 1
+    problems = validate(path, args.notebooks)
+    if problems:
+        print(f"{path}: invalid\n" + "\n".join(f"  {p}" for p in problems))
+        return 1
+    data = load_set_file(path)
+    sets = data["sets"]
+    if args.set is not None:
+        sets = [s for i, s in enumerate(sets, 1) if args.set in (s["name"], str(i))]
+        if not sets:
+            print(f"{path.name} has no set named {args.set!r}")
+            return 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for item in sets:
+        slug = re.sub(r"[^A-Za-z0-9]+", "_", item["name"]).strip("_") or "set"
+        saved = args.out / f"{Path(data['notebook']).stem}__{slug}.ipynb"
+        errors = run_set(args.notebooks / data["notebook"], item["parameters"], save_to=saved)
+        print(f"{data['notebook']} with {item['name']!r} {item['parameters']}: "
+              f"{len(errors)} cell(s) with an error (executed copy: {saved})")
+        if errors:
+            print(describe(errors))
+            failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

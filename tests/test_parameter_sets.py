@@ -1,0 +1,194 @@
+"""Notebooks survive a learner's edits: each committed alternative parameter set runs without error.
+
+For every ``notebooks/parameter_sets/NN_name.json`` and every set in it, the set's values are
+injected after the notebook's ``parameters`` cell (papermill's convention), the whole notebook runs
+with errors allowed, and the test fails listing each cell (by id) that has an error output. The
+injection and the run are shared with ``scripts/run_parameter_sets.py``, which notebook authors run
+by hand. The second half tests that harness on a tiny synthetic notebook.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "run_parameter_sets.py"
+spec = importlib.util.spec_from_file_location("run_parameter_sets", SCRIPT)
+harness = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(harness)
+
+SET_FILES = sorted(harness.SETS_DIR.glob("*.json"))
+REQUIRED = ["01", "04", "07", "08"]  # the notebooks a learner is most invited to edit
+
+
+def cases() -> list:
+    """One pytest case per (file, set); a file that cannot be read becomes one failing case."""
+    found = []
+    for path in SET_FILES:
+        try:
+            sets = harness.load_set_file(path)["sets"]
+        except harness.ParameterSetError as error:
+            found.append(pytest.param(path, str(error), id=f"{path.stem}[unreadable]"))
+            continue
+        found += [pytest.param(path, item, id=f"{path.stem}[{item['name']}]") for item in sets]
+    return found
+
+
+# --- the committed parameter sets -------------------------------------------------------------
+
+def test_the_notebooks_learners_edit_most_have_parameter_sets():
+    have = {path.name[:2] for path in SET_FILES}
+    missing = [number for number in REQUIRED if number not in have]
+    assert not missing, f"no notebooks/parameter_sets/NN_name.json for notebook(s) {missing}"
+
+
+@pytest.mark.parametrize("path", SET_FILES, ids=lambda p: p.name)
+def test_set_file_is_valid(path):
+    problems = harness.validate(path)
+    assert not problems, f"{path.name}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("path, item", cases())
+def test_notebook_runs_without_error_on_the_set(path, item):
+    if isinstance(item, str):
+        pytest.fail(item)
+    data = harness.load_set_file(path)
+    assert not harness.validate(path), "the set file is invalid: see test_set_file_is_valid"
+    errors = harness.run_set(harness.NOTEBOOK_DIR / data["notebook"], item["parameters"])
+    assert not errors, (f"{data['notebook']} with {item['parameters']}: cells with an error output\n"
+                        + harness.describe(errors))
+
+
+# --- the harness, on a tiny synthetic notebook --------------------------------------------------
+
+def tiny_notebook(folder: Path) -> Path:
+    """Parameters K and items; cell 'take' fails when K is longer than the list."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    parameters = nbformat.v4.new_code_cell('K = 2  # cut-off\nitems = ["a", "b", "c"]\nweights = {"a": 1.5}',
+                                           id="inputs")
+    parameters.metadata["tags"] = ["parameters"]
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("# Tiny", id="title"),
+        parameters,
+        nbformat.v4.new_code_cell("top = items[:K]", id="convert"),
+        nbformat.v4.new_code_cell('assert K <= len(items), f"K = {K} but only {len(items)} items"', id="take"),
+        nbformat.v4.new_code_cell("print(top, K, weights)", id="show"),
+    ]
+    path = folder / "99_tiny.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def write_sets(folder: Path, sets: list, notebook: str = "99_tiny.ipynb", name: str = "99_tiny.json") -> Path:
+    path = folder / name
+    path.write_text(json.dumps({"notebook": notebook, "sets": sets}, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_injected_cell_goes_right_after_the_parameters_cell(tmp_path):
+    notebook = nbformat.read(tiny_notebook(tmp_path), as_version=4)
+    injected = harness.inject(notebook, {"K": 3, "items": ["x", "召回"], "weights": {"x": 0.5}})
+    assert [c.get("id") for c in injected.cells] == ["title", "inputs", "injected-parameters", "convert", "take", "show"]
+    cell = injected.cells[2]
+    assert cell.metadata["tags"] == ["injected-parameters"]
+    assert cell.source.splitlines()[1:] == ["K = 3", "items = ['x', '召回']", "weights = {'x': 0.5}"]
+    assert len(notebook.cells) == 5  # the original is not changed
+    nbformat.validate(injected)
+
+
+def test_a_set_that_makes_a_cell_raise_is_reported_with_that_cells_id(tmp_path):
+    executed_copy = tmp_path / "out.ipynb"
+    errors = harness.run_set(tiny_notebook(tmp_path), {"K": 5}, save_to=executed_copy)
+    assert [(e["cell_id"], e["code_cell"], e["error"]) for e in errors] == [
+        ("take", 4, "AssertionError: K = 5 but only 3 items")]
+    assert errors[0]["line"].endswith("1 assert K <= len(items), f\"K = {K} but only {len(items)} items\"")
+    done = nbformat.read(executed_copy, as_version=4)
+    assert done.cells[-1].outputs[0]["text"] == "['a', 'b', 'c'] 5 {'a': 1.5}\n"  # later cells still ran
+
+
+def test_a_harmless_set_reports_nothing_and_really_is_injected(tmp_path):
+    executed_copy = tmp_path / "out.ipynb"
+    assert harness.run_set(tiny_notebook(tmp_path), {"K": 1, "items": ["z"]}, save_to=executed_copy) == []
+    done = nbformat.read(executed_copy, as_version=4)
+    assert done.cells[-1].outputs[0]["text"] == "['z'] 1 {'a': 1.5}\n"
+
+
+def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path):
+    tiny_notebook(tmp_path)
+    sets = write_sets(tmp_path, [{"name": "K = 1", "parameters": {"K": 1}},
+                                 {"name": "K past the list", "parameters": {"K": 4}}])
+    command = [sys.executable, str(SCRIPT), str(sets), "--notebooks", str(tmp_path), "--out", str(tmp_path / "out")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "with 'K = 1' {'K': 1}: 0 cell(s) with an error" in done.stdout
+    assert "cell take (code cell 4, starts 'assert K <= len(items)" in done.stdout
+    assert "AssertionError: K = 4 but only 3 items" in done.stdout
+    assert (tmp_path / "out" / "99_tiny__K_past_the_list.ipynb").is_file()
+    one = subprocess.run(command + ["K = 1"], capture_output=True, text=True, timeout=300)
+    assert one.returncode == 0 and "K past the list" not in one.stdout, one.stdout + one.stderr
+
+
+@pytest.mark.parametrize("sets, problem", [
+    ([{"name": "k", "parameters": {"k": 3}}], "set 'k': k is not assigned in the parameters cell (it has K, items, weights)"),
+    ([{"name": "float K", "parameters": {"K": 3.0}}], "set 'float K': K: the notebook stores an integer (2), the set gives the float 3.0"),
+    ([{"name": "text K", "parameters": {"K": "3"}}], "set 'text K': K: the notebook stores a number (2), the set gives '3'"),
+    ([{"name": "items", "parameters": {"items": "abc"}}], "the notebook stores a list (['a', 'b', 'c']), the set gives 'abc'"),
+    ([{"name": "a", "parameters": {"K": 1}}, {"name": "a", "parameters": {"K": 2}}], "two sets are named 'a'"),
+    ([{"name": "no parameters", "parameters": {}}], "with a name and at least one parameter"),
+    ([{"name": "extra key", "parameters": {"K": 1}, "notes": "x"}], "set 1 must be"),
+    ([], "'sets' a non-empty list"),
+])
+def test_bad_set_files_are_refused_with_the_problem_named(tmp_path, sets, problem):
+    tiny_notebook(tmp_path)
+    problems = harness.validate(write_sets(tmp_path, sets), tmp_path)
+    assert any(problem in p for p in problems), problems
+
+
+def test_a_dict_parameter_takes_another_dict(tmp_path):
+    tiny_notebook(tmp_path)
+    assert harness.validate(write_sets(tmp_path, [{"name": "ok", "parameters": {"weights": {"a": 2}}}]), tmp_path) == []
+
+
+def test_file_naming_missing_notebook_and_non_json(tmp_path):
+    tiny_notebook(tmp_path)
+    misnamed = write_sets(tmp_path, [{"name": "a", "parameters": {"K": 1}}], name="other.json")
+    assert harness.validate(misnamed, tmp_path) == ["other.json should be named after its notebook: 99_tiny.json"]
+    missing = write_sets(tmp_path, [{"name": "a", "parameters": {"K": 1}}], notebook="98_gone.ipynb", name="98_gone.json")
+    assert harness.validate(missing, tmp_path) == [f"notebook 98_gone.ipynb not found in {tmp_path}"]
+    nan = tmp_path / "99_tiny.json"
+    nan.write_text('{"notebook": "99_tiny.ipynb", "sets": [{"name": "a", "parameters": {"K": NaN}}]}')
+    assert harness.validate(nan, tmp_path) == ["99_tiny.json: NaN is not JSON (use a finite number)"]
+
+
+@pytest.mark.parametrize("cell_source, problem", [
+    ('relevant = {"d1"}', "relevant = {'d1'} is not JSON-typed"),
+    ("pairs = (1, 2)", "pairs = (1, 2) is not JSON-typed"),
+    ('grades = {1: 3}', "grades = {1: 3} is not JSON-typed"),
+    ("K = int('5')", "K is not a literal value"),
+    ("import math", "line 1: only 'NAME = value' assignments belong there"),
+])
+def test_a_parameters_cell_with_other_than_json_literals_is_refused(tmp_path, cell_source, problem):
+    path = tiny_notebook(tmp_path)
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[1].source = cell_source
+    nbformat.write(notebook, path)
+    problems = harness.validate(write_sets(tmp_path, [{"name": "a", "parameters": {"K": 1}}]), tmp_path)
+    assert any(problem in p for p in problems), problems
+
+
+def test_a_notebook_needs_exactly_one_parameters_cell(tmp_path):
+    path = tiny_notebook(tmp_path)
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[1].metadata["tags"] = []
+    with pytest.raises(harness.ParameterSetError, match="found 0"):
+        harness.inject(notebook, {"K": 1})
+    notebook.cells[1].metadata["tags"] = notebook.cells[2].metadata["tags"] = ["parameters"]
+    with pytest.raises(harness.ParameterSetError, match="found 2"):
+        harness.inject(notebook, {"K": 1})
