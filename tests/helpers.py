@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 import os
 import subprocess
@@ -70,3 +71,32 @@ def stdout_under_hash_seeds(code: str, seeds: tuple[str, ...] = ("0", "12345")) 
         assert done.stderr == ""
         outputs.append(done.stdout)
     return outputs
+
+
+def exercise_module(exercise):
+    """The module ``qNN_<topic>.py`` of a registered exercise.
+
+    ``import ragmetrics_lite.exercises.q01_recall as m`` would give the exercise
+    itself: the package re-exports it under the module's name.
+    """
+    return importlib.import_module(f"ragmetrics_lite.exercises.{exercise.name}")
+
+
+def assert_wrong_answer_diagnosed(exercise, function, phrase):
+    """A learner's wrong ``function`` fails on the first case it gets wrong, with the expected value
+    the reference gives there and a diagnosis holding ``phrase`` (none at all when ``phrase`` is None)."""
+    from ragmetrics_lite.exercises._checker import show
+
+    result = exercise.evaluate(function)
+    message = result.message
+    assert result.status == "incorrect" and message.startswith("Incorrect"), message
+    assert "  got:      " in message or "raised" in message
+    case = failing_case(exercise, message)
+    assert disagrees(exercise, function, case), "the printed case must really be a counterexample"
+    assert case == next(c for c in exercise.cases() if disagrees(exercise, function, c)), "the first failing case"
+    assert f"  expected: {show(exercise.expected(case))}\n" in message + "\n"
+    diagnoses = [line for line in message.splitlines() if line.startswith("  Diagnosis: ")]
+    if phrase is None:
+        assert diagnoses == [], message
+    else:
+        assert len(diagnoses) == 1 and phrase in diagnoses[0], message
