@@ -82,11 +82,28 @@ def exercise_module(exercise):
     return importlib.import_module(f"ragmetrics_lite.exercises.{exercise.name}")
 
 
-def assert_wrong_answer_diagnosed(exercise, function, phrase):
+def wrong_answer(exercise, phrase):
+    """Mark a test module's function as a learner's wrong answer to ``exercise``: its diagnosis must
+    hold ``phrase`` (None: it must get no diagnosis). :func:`wrong_answers` collects the marked ones."""
+
+    def mark(function):
+        function.wrong_answer_to = (exercise, phrase)
+        return function
+
+    return mark
+
+
+def wrong_answers(namespace):
+    """The functions of a module's namespace marked with :func:`wrong_answer`, in definition order."""
+    return [f for f in namespace.values() if callable(f) and hasattr(f, "wrong_answer_to")]
+
+
+def assert_wrong_answer_diagnosed(function):
     """A learner's wrong ``function`` fails on the first case it gets wrong, with the expected value
-    the reference gives there and a diagnosis holding ``phrase`` (none at all when ``phrase`` is None)."""
+    the reference gives there and the diagnosis its :func:`wrong_answer` mark asks for."""
     from ragmetrics_lite.exercises._checker import show
 
+    exercise, phrase = function.wrong_answer_to
     result = exercise.evaluate(function)
     message = result.message
     assert result.status == "incorrect" and message.startswith("Incorrect"), message
