@@ -215,7 +215,7 @@ def test_docstrings_and_exports_name_the_exercise_and_its_notebook(name):
     assert name in exercises.__all__ and getattr(exercises, name) is exercise
     row = f"``{name}``  "
     assert any(line.startswith(row) and exercise.notebook in line for line in exercises.__doc__.splitlines())
-    assert len(inspect.getsource(module).splitlines()) <= 165, "an exercise module stays short"
+    assert len(inspect.getsource(module).splitlines()) <= 155, "an exercise module stays short (about 150 lines)"
 
 
 # ------------------------------------------------------------------ function exercises: their cases

@@ -24,7 +24,7 @@ from ragmetrics_lite.exercises import (
     q06_dcg,
     q07_ndcg,
 )
-from tests.helpers import assert_wrong_answer_diagnosed, wrong_answer, wrong_answers, disagrees
+from tests.helpers import assert_wrong_answer_diagnosed, disagrees, wrong_answer, wrong_answers
 
 
 # ------------------------------------------------------------------ wrong answers, as a learner writes them
@@ -332,7 +332,7 @@ def test_random_graded_cases_have_negative_zero_and_tied_grades():
         (q06_dcg, "grades 2, 3, 0", 3.893, 3),
         (q07_ndcg, "grades 3, 2, 1, 3 retrieved in that order", 0.957, 3),
         (q07_ndcg, "grades 2, 3, 0 retrieved in that order", 0.913, 3),
-        (q07_ndcg, "unjudged ids 999 and 888 among the results", 0.6612, 4),
+        (q07_ndcg, "unjudged ids 999 and 888 in the list", 0.6612, 4),
     ],
 )
 def test_worked_examples_are_edge_cases(exercise, label, notes_value, places):

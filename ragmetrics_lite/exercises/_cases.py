@@ -22,8 +22,8 @@ WORDS = ["the", "cat", "sat", "on", "mat"]
 # The source notes' examples, tokenized as in the notebooks.
 EIFFEL_REFERENCE = ["埃菲尔铁塔", "的", "高度", "为", "330", "米"]
 EIFFEL_CANDIDATE = ["埃菲尔铁塔", "的", "高度", "是", "330", "米"]
-SUMMARY_REFERENCE = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
-SUMMARY_CANDIDATE = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]
+SUMMARY_REFERENCE = "埃菲尔铁塔 高 330 米 是 法国 巴黎 的 标志性 建筑".split()
+SUMMARY_CANDIDATE = "巴黎 的 埃菲尔铁塔 有 330 米 高 是 著名 的 旅游 景点".split()
 
 
 def ngram_counts(tokens, n):

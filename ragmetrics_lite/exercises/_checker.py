@@ -25,8 +25,9 @@ recipe), ``solution()`` (which print) and ``evaluate(answer)`` (which returns a
 :class:`CheckResult` and prints nothing). The printed solution is Python that
 runs: :meth:`Exercise.solution_answer` executes it and returns the answer it
 defines. ``known_mistakes()`` lists each known wrong answer with the diagnosis
-it earns, the same way for every kind, so one test module covers them all. Printed text is deterministic: sets are shown sorted, floats with
-``repr``, and no memory addresses or timings appear.
+it earns, the same way for every kind, so one test module covers them all.
+Printed text is deterministic: sets are shown sorted, floats with ``repr``, and
+no memory addresses or timings appear.
 """
 from __future__ import annotations
 
@@ -675,8 +676,8 @@ class ChoiceExercise(Exercise):
             return _not_attempted("the answers are still ____.")
         numbers = f"1 to {len(self.questions)}"
         if not isinstance(answers, Mapping):
-            return CheckResult(INCORRECT, f"Incorrect: this exercise expects a dict like {{1: 'A', 2: 'C'}}, "
-                                          f"one letter for each question {numbers}; got {type(answers).__name__}.")
+            return CheckResult(INCORRECT, "Incorrect: this exercise expects a dict like {1: 'A', 2: 'C'}, one "
+                                          f"letter for each question {numbers}; got {type(answers).__name__}.")
         given: dict[int, Any] = {}
         for key, letter in answers.items():
             number = self._number(key)
@@ -703,7 +704,8 @@ class ChoiceExercise(Exercise):
         total = len(self.questions)
         if wrong:
             verb = "is" if wrong == 1 else "are"
-            return CheckResult(INCORRECT, "\n".join([f"Incorrect: {wrong} of {total} answers {verb} wrong.", *lines]))
+            lines.insert(0, f"Incorrect: {wrong} of {total} answers {verb} wrong.")
+            return CheckResult(INCORRECT, "\n".join(lines))
         if answered < total:
             return _not_attempted(f"{answered} of {total} questions answered.")
         return CheckResult(CORRECT, "\n".join([f"Correct: all {total} answers are right.", *lines]))

@@ -110,6 +110,6 @@ q06_dcg = FunctionExercise(
             "this lets a negative grade subtract from the sum; a grade below 0 gains 0 (trec_eval's rule)",
         ),
         Mistake(_whole_list, "this adds the grades below rank k too; use relevances[:k]"),
-        Mistake(_no_discount, "this is the cumulative gain with no discount; divide each grade by log2(rank + 1)"),
+        Mistake(_no_discount, "this is the cumulative gain, with no discount; divide by log2(rank + 1)"),
     ],
 )

@@ -102,8 +102,8 @@ q07_ndcg = FunctionExercise(
         Case(({"d1": -1, "d2": 2}, ["d1", "d2"], 2), "a negative grade on top"),
         Case(({"d1": 2, "d2": 2}, ["d2", "d1"], 2), "tied grades in either order"),
         Case(({"d1": 2, "d2": 3, "d3": 0}, ["d1", "d2", "d3"], 3), "grades 2, 3, 0 retrieved in that order"),
-        Case(({"A": 3, "B": 2, "C": 1, "D": 3}, ["A", "B", "C", "D"], 4), "grades 3, 2, 1, 3 retrieved in that order"),
-        Case(({101: 3, 205: 2, 309: 1}, [999, 205, 101, 888, 309], 5), "unjudged ids 999 and 888 among the results"),
+        Case(({"A": 3, "B": 2, "C": 1, "D": 3}, list("ABCD"), 4), "grades 3, 2, 1, 3 retrieved in that order"),
+        Case(({101: 3, 205: 2, 309: 1}, [999, 205, 101, 888, 309], 5), "unjudged ids 999 and 888 in the list"),
     ],
     random_case=_cases.judged_query_at_k,
     hints=(

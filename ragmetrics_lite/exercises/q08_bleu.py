@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import partial
 
 from .. import bleu_score
 from . import _cases
@@ -47,8 +48,7 @@ def _bleu(candidate, reference, max_n, clip=True, logs=lambda ps: [math.log(p) f
     precisions = _precisions(candidate, reference, max_n, clip)
     if min(precisions) == 0:
         return 0.0
-    if penalty is None:
-        penalty = bleu_score.brevity_penalty(len(candidate), len(reference))
+    penalty = bleu_score.brevity_penalty(len(candidate), len(reference)) if penalty is None else penalty
     return penalty * math.exp(sum(logs(precisions)) / max_n)
 
 
@@ -57,16 +57,9 @@ def _log10_above_one(candidate, reference, max_n):
     return _bleu(candidate, reference, max_n, logs=lambda ps: [math.log(ps[0])] + [math.log10(p) for p in ps[1:]])
 
 
-def _log10_everywhere(candidate, reference, max_n):
-    return _bleu(candidate, reference, max_n, logs=lambda ps: [math.log10(p) for p in ps])
-
-
-def _unclipped(candidate, reference, max_n):
-    return _bleu(candidate, reference, max_n, clip=False)
-
-
-def _no_brevity_penalty(candidate, reference, max_n):
-    return _bleu(candidate, reference, max_n, penalty=1.0)
+_log10_everywhere = partial(_bleu, logs=lambda ps: [math.log10(p) for p in ps])
+_unclipped = partial(_bleu, clip=False)
+_no_brevity_penalty = partial(_bleu, penalty=1.0)
 
 
 def _arithmetic_mean(candidate, reference, max_n, guard=True):
@@ -74,12 +67,12 @@ def _arithmetic_mean(candidate, reference, max_n, guard=True):
     return penalty * sum(_precisions(candidate, reference, max_n, guard=guard)) / max_n
 
 
-def _arithmetic_mean_unguarded(candidate, reference, max_n):
-    return _arithmetic_mean(candidate, reference, max_n, guard=False)
+_arithmetic_mean_unguarded = partial(_arithmetic_mean, guard=False)
 
 
 def _unguarded(candidate, reference, max_n):
-    logs = [math.log(p) for p in _precisions(candidate, reference, max_n, guard=False)]
+    orders = ((ngram_counts(candidate, n), ngram_counts(reference, n)) for n in range(1, max_n + 1))
+    logs = [math.log(sum((cand & ref).values()) / sum(cand.values())) for cand, ref in orders]  # lazily, in order
     return bleu_score.brevity_penalty(len(candidate), len(reference)) * math.exp(sum(logs) / max_n)
 
 
@@ -96,10 +89,7 @@ _LOG10 = (
     "this takes log10 of the precisions but exp() undoes a natural log: use math.log for every order "
     "(the slip that turns the Eiffel pair's BLEU-2 of 0.7071 into 0.817)"
 )
-_ARITHMETIC = (
-    "this averages the precisions; BLEU takes their geometric mean, exp of the mean of the logs, "
-    "so one order without a match gives 0"
-)
+_ARITHMETIC = "this averages the precisions; BLEU takes their geometric mean, so an order without a match gives 0"
 _SWAPPED = "this swaps r and c in the brevity penalty; it is exp(1 - r/c), r the reference length, when c < r"
 
 q08_bleu = FunctionExercise(

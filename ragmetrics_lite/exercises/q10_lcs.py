@@ -73,13 +73,13 @@ q10_lcs = FunctionExercise(
         Case((["the", "cat"], ["cat", "the"]), "the same words in the opposite order"),
         Case((["the", "on", "cat"], ["the", "cat"]), "a gap in the first list"),
         Case((["the", "cat", "sat"], ["the", "cat", "sat"]), "identical lists"),
-        Case((["mat", "the", "cat", "sat"], ["the", "cat", "sat", "mat"]), "matching the first word first is a trap"),
+        Case((["mat", "the", "cat", "sat"], ["the", "cat", "sat", "mat"]), "matching the first word is a trap"),
         Case((["the", "cat", "on", "the", "mat"], ["the", "mat", "on", "the", "cat"]), "repeated words"),
         Case((SUMMARY_CANDIDATE, SUMMARY_REFERENCE), "the Eiffel summary pair"),
     ],
     random_case=_cases.text_pair,
     hints=(
-        "Trying every subsequence is hopeless. Can the answer for a[:i] and b[:j] be built from answers "
+        "Trying every subsequence is hopeless. Can the answer for two prefixes be built from the answers "
         "for shorter prefixes? Ask what happens when their last tokens are equal, and when they are not.",
         "Fill a table with len(a) + 1 rows and len(b) + 1 columns of zeros: cell [i][j] is the LCS length of "
         "a[:i] and b[:j]. If a[i - 1] == b[j - 1] it is the cell up-left plus 1, else the larger of the cell "
