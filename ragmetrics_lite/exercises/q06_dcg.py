@@ -70,8 +70,8 @@ q06_dcg = FunctionExercise(
     argnames=("relevances", "k"),
     edge_cases=[
         Case(([], 1), "an empty list"),
-        Case(([0], 1), "a grade-0 document"),
         Case(([1], 1), "one document at rank 1"),
+        Case(([0], 1), "a grade-0 document"),
         Case(([2], 3), "k is larger than the list"),
         Case(([0, 3], 1), "a relevant document just below the cut-off"),
         Case(([-1, 3], 2), "a negative grade at rank 1"),
