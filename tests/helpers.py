@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 import os
 import subprocess
@@ -70,3 +71,49 @@ def stdout_under_hash_seeds(code: str, seeds: tuple[str, ...] = ("0", "12345")) 
         assert done.stderr == ""
         outputs.append(done.stdout)
     return outputs
+
+
+def exercise_module(exercise):
+    """The module ``qNN_<topic>.py`` of a registered exercise.
+
+    ``import ragmetrics_lite.exercises.q01_recall as m`` would give the exercise
+    itself: the package re-exports it under the module's name.
+    """
+    return importlib.import_module(f"ragmetrics_lite.exercises.{exercise.name}")
+
+
+def wrong_answer(exercise, phrase):
+    """Mark a test module's function as a learner's wrong answer to ``exercise``: its diagnosis must
+    hold ``phrase`` (None: it must get no diagnosis). :func:`wrong_answers` collects the marked ones."""
+
+    def mark(function):
+        function.wrong_answer_to = (exercise, phrase)
+        return function
+
+    return mark
+
+
+def wrong_answers(namespace):
+    """The functions of a module's namespace marked with :func:`wrong_answer`, in definition order."""
+    return [f for f in namespace.values() if callable(f) and hasattr(f, "wrong_answer_to")]
+
+
+def assert_wrong_answer_diagnosed(function):
+    """A learner's wrong ``function`` fails on the first case it gets wrong, with the expected value
+    the reference gives there and the diagnosis its :func:`wrong_answer` mark asks for."""
+    from ragmetrics_lite.exercises._checker import show
+
+    exercise, phrase = function.wrong_answer_to
+    result = exercise.evaluate(function)
+    message = result.message
+    assert result.status == "incorrect" and message.startswith("Incorrect"), message
+    assert "  got:      " in message or "raised" in message
+    case = failing_case(exercise, message)
+    assert disagrees(exercise, function, case), "the printed case must really be a counterexample"
+    assert case == next(c for c in exercise.cases() if disagrees(exercise, function, c)), "the first failing case"
+    assert f"  expected: {show(exercise.expected(case))}\n" in message + "\n"
+    diagnoses = [line for line in message.splitlines() if line.startswith("  Diagnosis: ")]
+    if phrase is None:
+        assert diagnoses == [], message
+    else:
+        assert len(diagnoses) == 1 and phrase in diagnoses[0], message

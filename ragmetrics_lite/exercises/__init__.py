@@ -8,40 +8,34 @@ A starter cell leaves the blank ``____`` for the learner to fill in::
         return ____  # your code here
 
     q04_mrr.check(my_mrr)   # Not attempted: ... / Incorrect: ... / Correct: ...
-    q04_mrr.hint()          # prints a hint
-    q04_mrr.solution()      # prints a reference solution you can paste
+    # q04_mrr.hint()        # a nudge
+    # q04_mrr.hint(2)       # the recipe
+    # q04_mrr.solution()    # a reference solution you can paste
 
-Exercises, one per notebook:
+Each exercise is one module, ``qNN_<topic>.py``, that defines one exercise of
+the same name: its reference ``solution``, its known mistakes with their
+diagnoses, two hints and the notebook it belongs to. This package finds every
+such module (:func:`~ragmetrics_lite.exercises._registry.discover`), keeps them
+in ``REGISTRY`` and re-exports each exercise under its name. Note that the
+exercise object then stands where the submodule would:
+``import ragmetrics_lite.exercises.q01_recall as m`` gives the exercise; reach
+the module with ``importlib.import_module`` or ``from ... import solution``.
+The machinery (the kinds :class:`FunctionExercise`, :class:`ValueExercise`,
+:class:`ChoiceExercise`) is in ``_checker``, shared random cases in ``_cases``.
 
-==========================  ===============================================  =======================
-exercise                    the learner writes                               notebook
-==========================  ===============================================  =======================
-``q01_recall``              ``recall_at_k(relevant, retrieved, k)``          ``01_recall_at_k``
-``q02_hit_rate``            ``hit_rate(relevant_sets, rankings, k)``         ``02_hit_rate_at_k``
-``q03_precision``           ``precision_at_k(relevant, retrieved, k)``       ``03_precision_at_k``
-``q04_mrr``                 ``mrr(predictions, ground_truths)``              ``04_mrr``
-``q05_average_precision``   ``average_precision(relevant, retrieved)``       ``05_map``
-``q06_dcg``                 ``dcg_at_k(relevances, k)``                      ``06_dcg``
-``q07_ndcg``                ``ndcg_at_k(ground_truth, retrieved_ids, k)``    ``07_ndcg``
-``q08_bleu``                ``bleu(candidate, reference, max_n)``            ``08_bleu``
-``q09_rouge_n``             ``rouge_n_recall(candidate, reference, n)``      ``09_rouge_n``
-``q10_lcs``                 ``lcs_length(a, b)``                             ``10_rouge_l``
-``q11_meteor_chunks``       ``count_chunks(alignment)``                      ``11_meteor``
-==========================  ===============================================  =======================
+The exercises, as registered (this table is generated from ``REGISTRY``):
 
-Each exercise's docstring names its notebook (``notebooks/NN_name.ipynb``).
-
-New exercises take a few lines with :class:`FunctionExercise` (the answer is a
-function, checked against a reference on edge and random cases) or
-:class:`ValueExercise` (the answer is a number worked out by hand). A topic
-module (``retrieval`` for notebooks 01-07, ``text`` for 08-11) lists its
-exercises in ``__all__`` and is re-exported here.
 """
 from __future__ import annotations
 
-from . import _checker, retrieval, text
-from ._checker import *  # noqa: F403  (____, the checker classes, the status names)
-from .retrieval import *  # noqa: F403  (the exercises q01_recall ... q07_ndcg)
-from .text import *  # noqa: F403  (the exercises q08_bleu ... q11_meteor_chunks)
+import sys
+from types import MappingProxyType
 
-__all__ = [*_checker.__all__, *retrieval.__all__, *text.__all__]
+from . import _checker
+from ._checker import *  # noqa: F403  (____, the checker classes, the status names)
+from ._registry import RegistryError, discover, table
+
+REGISTRY = MappingProxyType(discover(sys.modules[__name__]))
+globals().update(REGISTRY)  # each exercise replaces the attribute of its submodule's name
+__all__ = [*_checker.__all__, *REGISTRY]
+__doc__ = (__doc__ or "") + table(REGISTRY) + "\n"  # (or "": python -OO drops docstrings)

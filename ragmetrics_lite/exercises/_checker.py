@@ -8,7 +8,7 @@ An exercise prints one short result for a learner's answer:
   expected value, what the answer gave and, when the answer behaves exactly
   like a known mistake, a one-line diagnosis.
 
-Two kinds of exercise:
+Three kinds of exercise:
 
 * :class:`FunctionExercise`: the learner writes a function. It is called on a
   fixed list of edge cases, smallest first, then on random cases from a seeded
@@ -17,11 +17,17 @@ Two kinds of exercise:
   of the inputs, so a function that mutates its arguments cannot spoil later
   cases.
 * :class:`ValueExercise`: the learner types a number worked out by hand.
+* :class:`ChoiceExercise`: numbered multiple-choice questions; the learner
+  gives a dict of letters, and each wrong letter earns its own diagnosis.
 
-Every exercise has ``check(answer)``, ``hint()``, ``solution()`` (which print)
-and ``evaluate(answer)`` (which returns a :class:`CheckResult` and prints
-nothing). Printed text is deterministic: sets are shown sorted, floats with
-``repr``, and no memory addresses or timings appear.
+Every exercise has ``check(answer)``, ``hint()`` (a nudge), ``hint(2)`` (the
+recipe), ``solution()`` (which print) and ``evaluate(answer)`` (which returns a
+:class:`CheckResult` and prints nothing). The printed solution is Python that
+runs: :meth:`Exercise.solution_answer` executes it and returns the answer it
+defines. ``known_mistakes()`` lists each known wrong answer with the diagnosis
+it earns, the same way for every kind, so one test module covers them all.
+Printed text is deterministic: sets are shown sorted, floats with ``repr``, and
+no memory addresses or timings appear.
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ import math
 import numbers
 import random
 import textwrap
+import traceback
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -44,6 +51,8 @@ __all__ = [
     "Exercise",
     "FunctionExercise",
     "ValueExercise",
+    "ChoiceExercise",
+    "Question",
     "CORRECT",
     "INCORRECT",
     "NOT_ATTEMPTED",
@@ -167,14 +176,23 @@ def same(got: Any, expected: Any) -> bool:
 
 # ----------------------------------------------------------------------------- exercises
 class Exercise:
-    """Common parts: a name, the task in a sentence or two, a hint, a solution, the notebook."""
+    """Common parts: a name, the task, two hints (a nudge, then the recipe), a solution, the notebook.
 
-    def __init__(self, name: str, prompt: str, *, hint: str, notebook: str = "") -> None:
+    ``notebook`` is the notebook's file stem (``"05_map"``); ``hints`` gives the
+    levels ``hint()`` and ``hint(2)`` print, the first a nudge that does not
+    give the algorithm away, the last the recipe.
+    """
+
+    answer_name = "answer"  # the name the printed solution binds its answer to
+
+    def __init__(self, name: str, prompt: str, *, hints: Sequence[str], notebook: str = "") -> None:
+        if isinstance(hints, str) or not hints:
+            raise ValueError(f"{name}: hints is a sequence of levels, a nudge first and the recipe last")
         self.name = name
         self.prompt = textwrap.dedent(prompt).strip()
-        self.notebook = notebook
-        self._hint = textwrap.dedent(hint).strip()
-        where = f"\n\nNotebook: {notebook}" if notebook else ""
+        self.notebook = f"notebooks/{notebook}.ipynb" if notebook else ""
+        self.hints = tuple(textwrap.dedent(h).strip() for h in hints)
+        where = f"\n\nNotebook: {self.notebook}" if notebook else ""
         self.__doc__ = f"{self.prompt}{where}"
 
     def __repr__(self) -> str:
@@ -187,16 +205,41 @@ class Exercise:
         """Print whether ``answer`` is correct (one short, deterministic result)."""
         print(self.evaluate(answer).message)
 
-    def hint(self) -> None:
-        """Print the hint."""
-        print(f"Hint: {self._hint}")
+    def hint(self, level: int = 1) -> None:
+        """Print hint ``level``: 1 nudges, the last gives the recipe."""
+        n = len(self.hints)
+        if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= n:
+            print(f"There {'is 1 hint' if n == 1 else f'are {n} hints'}: call hint() or hint(level) "
+                  f"with a level from 1 to {n}, not {level!r}.")
+            return
+        more = f" (More: {self.name}.hint({level + 1}).)" if level < n else ""
+        print(f"Hint {level} of {n}: {self.hints[level - 1]}{more}")
 
     def solution_text(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def solution(self) -> None:
-        """Print the reference solution."""
+        """Print the reference solution, Python that runs and passes ``check``."""
         print(self.solution_text())
+
+    def solution_answer(self) -> Any:
+        """Run the printed solution and return the answer it defines (``answer_name``)."""
+        namespace: dict = {}
+        exec(compile(self.solution_text(), f"<{self.name} solution>", "exec"), namespace)
+        return namespace[self.answer_name]
+
+    @property
+    def reference_answer(self) -> Any:  # pragma: no cover - overridden
+        """An answer that passes (the reference solution itself)."""
+        raise NotImplementedError
+
+    def known_mistakes(self) -> list[tuple[Any, str]]:  # pragma: no cover - overridden
+        """Each known wrong answer with the diagnosis it earns."""
+        raise NotImplementedError
+
+    def describe_answer(self) -> str:  # pragma: no cover - overridden
+        """What the learner gives, in a few words (for the package's table of exercises)."""
+        raise NotImplementedError
 
 
 def _not_attempted(why: str) -> CheckResult:
@@ -217,10 +260,12 @@ class FunctionExercise(Exercise):
     arguments in messages; ``edge_cases`` are tried first, in the order given
     (put the smallest first), then ``n_random`` cases drawn by
     ``random_case(rng)`` from a ``random.Random`` seeded from the name, tried
-    shortest first. ``solution`` is the reference solution (a function, whose
-    source is printed, or source text), with ``solution_imports`` printed above
-    it. ``mistakes`` are known wrong implementations: when one reproduces
-    every wrong value of an answer, its diagnosis is printed.
+    shortest first. ``solution`` is the reference solution, a function whose
+    source is printed, with ``solution_imports`` printed above it. ``mistakes``
+    are known wrong implementations: when one reproduces every wrong value of
+    an answer (or raises the same exception type where the answer raises), its
+    diagnosis is printed. An answer that raises is shown the exact inputs, the
+    exception and the line of its own code that raised.
 
     >>> def double(x):
     ...     return 2 * x
@@ -228,7 +273,7 @@ class FunctionExercise(Exercise):
     ...     "q_double", "Write double(x), which returns twice x.",
     ...     reference=lambda x: 2 * x, argnames=("x",),
     ...     edge_cases=[(0,), (1,)], random_case=lambda rng: (rng.randint(-9, 9),), n_random=20,
-    ...     hint="Multiply by 2.", solution=double,
+    ...     hints=("What does twice mean?", "Multiply by 2."), solution=double,
     ...     mistakes=[Mistake(lambda x: x * x, "this squares x")])
     >>> q_double.check(lambda x: x + x)
     Correct: your function agrees with the reference on all 22 cases (2 edge cases, 20 random).
@@ -242,6 +287,8 @@ class FunctionExercise(Exercise):
     Not attempted: the answer is still ____. Replace ____ with your answer, then check again.
     >>> q_double.evaluate(lambda x: ____).status
     'not attempted'
+    >>> q_double.hint()
+    Hint 1 of 2: What does twice mean? (More: q_double.hint(2).)
     >>> q_double.solution()
     def double(x):
         return 2 * x
@@ -255,8 +302,8 @@ class FunctionExercise(Exercise):
         reference: Callable,
         argnames: Sequence[str],
         edge_cases: Iterable[Case | tuple],
-        hint: str,
-        solution: Callable | str,
+        hints: Sequence[str],
+        solution: Callable,
         random_case: Callable[[random.Random], tuple] | None = None,
         n_random: int = 200,
         seed: int | None = None,
@@ -265,7 +312,7 @@ class FunctionExercise(Exercise):
         notebook: str = "",
         compare: Callable[[Any, Any], bool] = same,
     ) -> None:
-        super().__init__(name, prompt, hint=hint, notebook=notebook)
+        super().__init__(name, prompt, hints=hints, notebook=notebook)
         self.reference = reference
         self.argnames = tuple(argnames)
         self.edge_cases = [c if isinstance(c, Case) else Case(tuple(c)) for c in edge_cases]
@@ -339,7 +386,9 @@ class FunctionExercise(Exercise):
         for case, want, got in zip(cases, expected, outcomes):
             if got.kind == "value" and self.compare(got.value, want):
                 continue
-            return CheckResult(INCORRECT, self._incorrect_message(case, want, got, cases, expected, outcomes))
+            return CheckResult(
+                INCORRECT, self._incorrect_message(answer, case, want, got, cases, expected, outcomes)
+            )
         n_edge = len(self.edge_cases)
         return CheckResult(
             CORRECT,
@@ -347,9 +396,10 @@ class FunctionExercise(Exercise):
             f"({n_edge} edge cases, {len(cases) - n_edge} random).",
         )
 
-    def _incorrect_message(self, case, want, got, cases, expected, outcomes) -> str:
+    def _incorrect_message(self, answer, case, want, got, cases, expected, outcomes) -> str:
         if got.kind == "raised":
             lines = [f"Incorrect: your function raised {_show_exception(got.value)}"]
+            # the label says what the case is about, which need not be why the answer raised
         elif got.value is None:
             lines = ["Incorrect: your function returned None (is its return statement missing?)."]
         else:
@@ -360,6 +410,8 @@ class FunctionExercise(Exercise):
         lines.append(f"  expected: {show(want)}")
         if got.kind == "value":
             lines.append(f"  got:      {show(got.value)}")
+        elif got.kind == "raised" and _raising_line(got.value, answer):
+            lines.append(f"  at line:  {_raising_line(got.value, answer)}")
         diagnosis = self._diagnose(cases, expected, outcomes)
         if diagnosis:
             lines.append(f"  Diagnosis: {diagnosis.rstrip('.')}.")
@@ -369,8 +421,8 @@ class FunctionExercise(Exercise):
         """The diagnosis of the known mistake that explains the answer best, if any.
 
         A mistake qualifies when it reproduces the answer on every case the
-        answer gets wrong (the same value, or an exception where the answer
-        raised one); among those, the one agreeing with the answer on the most
+        answer gets wrong (the same value, or an exception of the same type
+        where the answer raised one); among those, the one agreeing with the answer on the most
         cases wins, the earlier one on a tie.
         """
         wrong = [i for i, (want, got) in enumerate(zip(expected, outcomes))
@@ -390,18 +442,44 @@ class FunctionExercise(Exercise):
 
     def solution_text(self) -> str:
         """The reference solution as source a learner can paste (pure Python)."""
-        if callable(self._solution):
-            source = textwrap.dedent(inspect.getsource(self._solution))
-        else:
-            source = textwrap.dedent(self._solution)
-        parts = [self.solution_imports, source.strip()] if self.solution_imports else [source.strip()]
-        return "\n\n".join(parts)
+        source = textwrap.dedent(inspect.getsource(self._solution)).strip()
+        return f"{self.solution_imports}\n\n{source}" if self.solution_imports else source
+
+    def solution_answer(self) -> Callable:
+        """Run the printed solution and return the one function it defines."""
+        namespace: dict = {}
+        exec(compile(self.solution_text(), f"<{self.name} solution>", "exec"), namespace)
+        functions = [v for v in namespace.values() if inspect.isfunction(v)]
+        if len(functions) != 1:
+            raise ValueError(f"{self.name}: the printed solution defines {len(functions)} functions, not 1")
+        return functions[0]
+
+    @property
+    def reference_answer(self) -> Callable:
+        return self._solution
+
+    def known_mistakes(self) -> list[tuple[Callable, str]]:
+        return [(m.function, m.diagnosis) for m in self.mistakes]
+
+    def describe_answer(self) -> str:
+        return f"a function ({', '.join(self.argnames)})"
 
 
 def _agrees(theirs: _Outcome, mine: _Outcome, compare: Callable[[Any, Any], bool]) -> bool:
     if mine.kind == "value":
         return theirs.kind == "value" and compare(mine.value, theirs.value)
+    if mine.kind == "raised":
+        return theirs.kind == "raised" and type(theirs.value) is type(mine.value)
     return theirs.kind == mine.kind
+
+
+def _raising_line(exc: BaseException, function: Callable) -> str:
+    """The source line of ``function``'s own file where ``exc`` was raised ("" when unknown)."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return ""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == code.co_filename]
+    return (frames[-1].line or "").strip() if frames else ""
 
 
 def _uses_placeholder(function: Callable) -> bool:
@@ -423,14 +501,15 @@ class ValueExercise(Exercise):
     0.643 and 0.642 both pass for 9/14 = 0.642857... with ``digits=3``). The
     expected value should come from ``ragmetrics_lite``. ``mistakes`` maps a
     typical wrong value to its diagnosis. The message on a wrong answer does
-    not give the right value away; ``solution()`` does.
+    not give the right value away; ``solution()`` does, as Python that binds
+    ``answer``.
 
     >>> import ragmetrics_lite as rml
     >>> q_ap_by_hand = ValueExercise(
     ...     "q_ap_by_hand", "The relevant documents sit at ranks 1, 4 and 7 of ten: what is AP?",
     ...     expected=rml.average_precision({1, 4, 7}, list(range(1, 11))),
-    ...     hint="Average the precision at each rank that holds a relevant document.",
-    ...     solution="AP = (1/1 + 2/4 + 3/7) / 3 = 0.6429",
+    ...     hints=("Which ranks count?", "Average the precision at the ranks 1, 4 and 7."),
+    ...     solution="answer = (1/1 + 2/4 + 3/7) / 3  # 0.6429",
     ...     mistakes={3 / 7: "this is Precision@7, not AP"})
     >>> q_ap_by_hand.check(0.643)
     Correct: 0.643 (exact value 0.6428571428571429, checked to 3 decimal places).
@@ -447,13 +526,13 @@ class ValueExercise(Exercise):
         prompt: str,
         *,
         expected: float | Sequence[float],
-        hint: str,
+        hints: Sequence[str],
         solution: str,
         digits: int = 3,
         mistakes: Mapping[float, str] | Iterable[tuple[Any, str]] = (),
         notebook: str = "",
     ) -> None:
-        super().__init__(name, prompt, hint=hint, notebook=notebook)
+        super().__init__(name, prompt, hints=hints, notebook=notebook)
         self.expected = expected
         self.digits = digits
         self.tolerance = 10.0 ** -digits
@@ -510,3 +589,138 @@ class ValueExercise(Exercise):
 
     def solution_text(self) -> str:
         return self._solution
+
+    @property
+    def reference_answer(self) -> float | Sequence[float]:
+        return self.expected
+
+    def known_mistakes(self) -> list[tuple[Any, str]]:
+        return list(self.mistakes)
+
+    def describe_answer(self) -> str:
+        if isinstance(self.expected, (list, tuple)):
+            return f"{len(self.expected)} numbers worked out by hand"
+        return "a number worked out by hand"
+
+
+class Question(NamedTuple):
+    """One multiple-choice question: its text, lettered choices, the right letter and why, and
+    for every wrong letter a diagnosis saying what that choice would miss."""
+
+    text: str
+    choices: Mapping[str, str]
+    answer: str
+    why: str
+    misses: Mapping[str, str]
+
+
+class ChoiceExercise(Exercise):
+    """Numbered multiple-choice questions; the answer is a dict ``{number: letter}``.
+
+    Letters are case-insensitive. A question still at ``____`` is not
+    attempted; a wrong letter earns the diagnosis declared for it; a number
+    that is not a question, or a letter that is not a choice, gets a message
+    saying so. ``show()`` prints the questions.
+
+    >>> q_pick = ChoiceExercise(
+    ...     "q_pick", "Pick the metric.",
+    ...     questions=[Question("Which metric ignores everything below the first relevant document?",
+    ...                         {"A": "MRR", "B": "MAP"}, "A", "MRR scores 1/rank of the first one only",
+    ...                         {"B": "MAP averages the precision at every relevant document"})],
+    ...     hints=("Think of the first hit.", "Which one stops at the first relevant document?"))
+    >>> q_pick.show()
+    Pick the metric.
+    <BLANKLINE>
+    1. Which metric ignores everything below the first relevant document?
+       A. MRR
+       B. MAP
+    >>> q_pick.check({1: "b"})
+    Incorrect: 1 of 1 answers is wrong.
+      1. B (MAP) is not it.
+         Diagnosis: MAP averages the precision at every relevant document.
+    >>> q_pick.check({1: "A"})
+    Correct: all 1 answers are right.
+      1. A (MRR): MRR scores 1/rank of the first one only.
+    >>> q_pick.check({1: ____})
+    Not attempted: 0 of 1 questions answered. Replace ____ with your answer, then check again.
+    """
+
+    answer_name = "answers"
+
+    def __init__(self, name: str, prompt: str, *, questions: Sequence[Question], hints: Sequence[str],
+                 notebook: str = "") -> None:
+        super().__init__(name, prompt, hints=hints, notebook=notebook)
+        self.questions = {number: q for number, q in enumerate(questions, start=1)}
+        for number, q in self.questions.items():
+            letters = set(q.choices)
+            if not all(len(c) == 1 and c.isupper() for c in letters) or q.answer not in letters:
+                raise ValueError(f"{name}: question {number} needs capital-letter choices holding its answer")
+            if set(q.misses) != letters - {q.answer}:
+                raise ValueError(f"{name}: question {number} needs a diagnosis for each wrong letter")
+
+    def show(self) -> None:
+        """Print the questions and their lettered choices."""
+        lines = [self.prompt]
+        for number, q in self.questions.items():
+            lines += ["", f"{number}. {q.text}", *(f"   {c}. {metric}" for c, metric in q.choices.items())]
+        print("\n".join(lines))
+
+    def _number(self, key: Any) -> int | None:
+        if isinstance(key, str) and key.strip().isdigit():
+            key = int(key)
+        return key if isinstance(key, int) and not isinstance(key, bool) and key in self.questions else None
+
+    def evaluate(self, answers: Any) -> CheckResult:
+        """Check ``answers`` without printing; see the class docstring."""
+        if answers is ____:
+            return _not_attempted("the answers are still ____.")
+        numbers = f"1 to {len(self.questions)}"
+        if not isinstance(answers, Mapping):
+            return CheckResult(INCORRECT, "Incorrect: this exercise expects a dict like {1: 'A', 2: 'C'}, one "
+                                          f"letter for each question {numbers}; got {type(answers).__name__}.")
+        given: dict[int, Any] = {}
+        for key, letter in answers.items():
+            number = self._number(key)
+            if number is None:
+                return CheckResult(INCORRECT, f"Incorrect: there is no question {show(key)}; "
+                                              f"the questions are numbered {numbers}.")
+            given[number] = letter
+        lines, wrong, answered = [], 0, 0
+        for number, q in self.questions.items():
+            letter = given.get(number, ____)
+            if letter is ____:
+                continue
+            answered += 1
+            choice = letter.strip().upper() if isinstance(letter, str) else None
+            if choice not in q.choices:
+                return CheckResult(INCORRECT, f"Incorrect: question {number}: {show(letter)} is not one of "
+                                              f"the choices {', '.join(q.choices)}.")
+            if choice == q.answer:
+                lines.append(f"  {number}. {choice} ({q.choices[choice]}): {q.why.rstrip('.')}.")
+            else:
+                wrong += 1
+                lines += [f"  {number}. {choice} ({q.choices[choice]}) is not it.",
+                          f"     Diagnosis: {q.misses[choice].rstrip('.')}."]
+        total = len(self.questions)
+        if wrong:
+            verb = "is" if wrong == 1 else "are"
+            lines.insert(0, f"Incorrect: {wrong} of {total} answers {verb} wrong.")
+            return CheckResult(INCORRECT, "\n".join(lines))
+        if answered < total:
+            return _not_attempted(f"{answered} of {total} questions answered.")
+        return CheckResult(CORRECT, "\n".join([f"Correct: all {total} answers are right.", *lines]))
+
+    def solution_text(self) -> str:
+        rows = [f"    {n}: {q.answer!r},  # {q.choices[q.answer]}" for n, q in self.questions.items()]
+        return "\n".join(["answers = {", *rows, "}"])
+
+    @property
+    def reference_answer(self) -> dict[int, str]:
+        return {number: q.answer for number, q in self.questions.items()}
+
+    def known_mistakes(self) -> list[tuple[dict[int, str], str]]:
+        return [({**self.reference_answer, number: letter}, diagnosis)
+                for number, q in self.questions.items() for letter, diagnosis in q.misses.items()]
+
+    def describe_answer(self) -> str:
+        return f"a letter for each of {len(self.questions)} questions"

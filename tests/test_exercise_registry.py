@@ -1,0 +1,314 @@
+"""Every registered exercise, whatever its kind, tested the same way.
+
+The tests are parametrised over ``ragmetrics_lite.exercises.REGISTRY``, which
+discovery fills from the ``qNN_*.py`` files: a new exercise is covered the
+moment its file exists. Discovery itself is tested on throwaway packages.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import ragmetrics_lite
+from ragmetrics_lite import exercises
+from ragmetrics_lite.exercises import REGISTRY, ChoiceExercise, FunctionExercise, ValueExercise, ____
+from ragmetrics_lite.exercises._registry import RegistryError, discover
+from tests.helpers import exercise_module, run_with_blocked, stdout_under_hash_seeds
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = list(REGISTRY)
+FUNCTION_NAMES = [n for n in NAMES if isinstance(REGISTRY[n], FunctionExercise)]
+PREFIXES = ("Correct", "Incorrect", "Not attempted")
+
+
+def _diagnoses(message):
+    return [line.strip() for line in message.splitlines() if line.strip().startswith("Diagnosis: ")]
+
+
+def _placeholder_answers(exercise):
+    """The answers a starter cell gives before the learner writes anything."""
+    if isinstance(exercise, FunctionExercise):
+        def returns_placeholder(*args):
+            return ____  # your code here
+
+        def uses_placeholder(*args):
+            return ____ / len(args)
+
+        def raises_not_implemented(*args):
+            raise NotImplementedError
+
+        return [____, returns_placeholder, uses_placeholder, raises_not_implemented]
+    if isinstance(exercise, ChoiceExercise):
+        return [____, {n: ____ for n in exercise.questions}, {}]
+    return [____]
+
+
+def _stored_outputs(notebook):
+    cells = json.loads((ROOT / notebook).read_text(encoding="utf-8"))["cells"]
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            yield "".join(output.get("text", "")) + "".join(output.get("data", {}).get("text/plain", ""))
+
+
+def test_the_registry_holds_every_exercise_file():
+    files = sorted(p.stem for p in Path(exercises.__file__).parent.glob("q*.py"))
+    assert NAMES == files and len(NAMES) >= 13
+
+
+# ------------------------------------------------------------------ the declaration
+@pytest.mark.parametrize("name", NAMES)
+def test_the_reference_solution_passes(name):
+    exercise = REGISTRY[name]
+    result = exercise.evaluate(exercise.reference_answer)
+    assert result.status == "correct" and result.message.startswith("Correct"), result.message
+    if isinstance(exercise, FunctionExercise):
+        module = exercise_module(exercise)
+        assert module.solution is exercise.reference_answer and module.solution.__name__ == "solution"
+        assert not hasattr(ragmetrics_lite, "solution")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_printed_solution_runs_and_passes(name, capsys):
+    exercise = REGISTRY[name]
+    exercise.solution()
+    printed = capsys.readouterr().out
+    assert printed.strip() == exercise.solution_text()
+    assert exercise.evaluate(exercise.solution_answer()).status == "correct"
+    assert "ragmetrics_lite" not in printed, "the solution is plain Python"
+    assert len(printed.splitlines()) <= 15, "a solution a learner can read at a glance"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_known_mistake_fails_with_its_own_diagnosis(name):
+    exercise = REGISTRY[name]
+    mistakes = exercise.known_mistakes()
+    assert len(mistakes) >= 3
+    for answer, diagnosis in mistakes:
+        result = exercise.evaluate(answer)
+        assert result.status == "incorrect", (answer, result.message)
+        assert _diagnoses(result.message) == [f"Diagnosis: {diagnosis.rstrip('.')}."], result.message
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_placeholder_is_not_attempted(name):
+    exercise = REGISTRY[name]
+    for answer in _placeholder_answers(exercise):
+        result = exercise.evaluate(answer)
+        assert result.status == "not attempted", (answer, result.message)
+        assert result.message.startswith("Not attempted") and "Replace ____" in result.message
+
+
+@pytest.mark.parametrize("name", FUNCTION_NAMES)
+def test_a_raising_answer_is_shown_its_input_and_exception(name):
+    exercise = REGISTRY[name]
+    cases = exercise.edge_cases
+    # where a declared mistake raises, if anywhere: a diagnosis must still need the same exception type
+    raising = [c for c in cases for m in exercise.mistakes if _raises(m.function, c)]
+    target = raising[0] if raising else cases[-1]
+
+    def raises_on_target(*args):
+        if list(args) == list(target.args):
+            raise LookupError("raised on purpose")
+        return exercise.reference(*args)
+
+    message = exercise.evaluate(raises_on_target).message
+    lines = message.splitlines()
+    assert lines[0] == "Incorrect: your function raised LookupError: raised on purpose"
+    assert f"  inputs:   {exercise.format_inputs(target)}" in lines
+    assert '  at line:  raise LookupError("raised on purpose")' in lines
+    assert _diagnoses(message) == []
+
+
+def _raises(function, case):
+    try:
+        function(*case.args)
+    except Exception:
+        return True
+    return False
+
+
+# ------------------------------------------------------------------ the notebook
+@pytest.mark.parametrize("name", NAMES)
+def test_the_notebook_exists_and_calls_check(name):
+    notebook = REGISTRY[name].notebook
+    assert re.fullmatch(r"notebooks/\d\d_\w+\.ipynb", notebook), notebook
+    assert (ROOT / notebook).is_file(), f"{name} names {notebook}, which does not exist"
+    cells = json.loads((ROOT / notebook).read_text(encoding="utf-8"))["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    assert any(f"{name}.check(" in source for source in code), f"{notebook} never calls {name}.check"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_stored_output_shows_the_solution(name):
+    exercise = REGISTRY[name]
+    if not (ROOT / exercise.notebook).is_file():
+        pytest.skip(f"{exercise.notebook} does not exist (the notebook test fails for it)")
+    code = [line for line in exercise.solution_text().splitlines() if line and not line.startswith(("import ", "from "))]
+    assert code[0].startswith(("def solution(", "answer = ", "answers = "))
+    assert not any(code[0] in text for text in _stored_outputs(exercise.notebook))
+
+
+# ------------------------------------------------------------------ hints and text
+@pytest.mark.parametrize("name", NAMES)
+def test_hints_come_in_two_levels_a_nudge_then_the_recipe(name, capsys):
+    exercise = REGISTRY[name]
+    nudge, recipe = exercise.hints
+    assert not re.search(r"\w\(|\[", nudge), "the nudge holds no code"
+    exercise.hint()
+    exercise.hint(2)
+    assert capsys.readouterr().out == (
+        f"Hint 1 of 2: {nudge} (More: {name}.hint(2).)\nHint 2 of 2: {recipe}\n"
+    )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_check_prints_one_deterministic_result(name, capsys):
+    exercise = REGISTRY[name]
+    answers = [exercise.reference_answer, ____, exercise.known_mistakes()[0][0]]
+    for answer in answers:
+        exercise.check(answer)
+        first = capsys.readouterr().out
+        exercise.check(answer)
+        assert capsys.readouterr().out == first
+        assert first.startswith(PREFIXES) and first.endswith("\n") and "0x" not in first
+    for answer in answers:
+        exercise.evaluate(answer)
+    assert capsys.readouterr().out == "", "evaluate prints nothing"
+
+
+def test_check_output_does_not_depend_on_hash_seed():
+    code = """
+        from ragmetrics_lite.exercises import REGISTRY
+        for exercise in REGISTRY.values():
+            exercise.check(exercise.reference_answer)
+            for answer, _ in exercise.known_mistakes():
+                exercise.check(answer)
+        """
+    outputs = stdout_under_hash_seeds(code)
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("Diagnosis: ") == sum(len(e.known_mistakes()) for e in REGISTRY.values())
+
+
+def test_every_solution_passes_with_the_reference_libraries_blocked():
+    out = run_with_blocked(
+        """
+        from ragmetrics_lite.exercises import REGISTRY
+        for exercise in REGISTRY.values():
+            print(exercise.evaluate(exercise.solution_answer()).status)
+        """
+    )
+    assert out.split() == ["correct"] * len(REGISTRY)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_docstrings_and_exports_name_the_exercise_and_its_notebook(name):
+    exercise = REGISTRY[name]
+    module = exercise_module(exercise)
+    assert exercise.prompt and exercise.__doc__ == f"{exercise.prompt}\n\nNotebook: {exercise.notebook}"
+    assert exercise.notebook in module.__doc__ and ">>> " in module.__doc__
+    assert repr(exercise) == f"<{type(exercise).__name__} {name}>"
+    assert name in exercises.__all__ and getattr(exercises, name) is exercise
+    row = f"``{name}``  "
+    assert any(line.startswith(row) and exercise.notebook in line for line in exercises.__doc__.splitlines())
+    assert len(inspect.getsource(module).splitlines()) <= 155, "an exercise module stays short (about 150 lines)"
+
+
+# ------------------------------------------------------------------ function exercises: their cases
+@pytest.mark.parametrize("name", FUNCTION_NAMES)
+def test_edge_cases_are_labelled_and_come_smallest_first(name):
+    exercise = REGISTRY[name]
+    sizes = [len(exercise.format_inputs(c)) for c in exercise.edge_cases]
+    # smallest first, allowing a few characters where a more telling case goes first
+    assert all(size <= min(sizes[i:]) + 8 for i, size in enumerate(sizes)), sizes
+    labels = [case.label for case in exercise.edge_cases]
+    assert all(labels) and len(set(labels)) == len(labels)
+
+
+@pytest.mark.parametrize("name", FUNCTION_NAMES)
+def test_random_cases_are_seeded_and_varied(name):
+    exercise = REGISTRY[name]
+    first = exercise.random_cases()
+    assert first == exercise.random_cases() and len(first) == exercise.n_random == 200
+    values = [exercise.expected(c) for c in first]
+    assert any(v == 0 for v in values) and len(set(values)) >= 4
+
+
+# ------------------------------------------------------------------ discovery
+def test_importing_a_submodule_by_name_gives_the_exercise():
+    # the trap of re-exporting under the module's name, pinned: the attribute is the exercise
+    import ragmetrics_lite.exercises.q01_recall as bound
+
+    assert bound is exercises.q01_recall and isinstance(bound, FunctionExercise)
+    module = importlib.import_module("ragmetrics_lite.exercises.q01_recall")
+    assert module is sys.modules["ragmetrics_lite.exercises.q01_recall"] and module.q01_recall is bound
+    from ragmetrics_lite.exercises.q01_recall import solution
+
+    assert solution is bound.reference_answer
+
+
+_GOOD = """
+from ragmetrics_lite.exercises import ValueExercise
+{var} = ValueExercise("{name}", "How much?", expected=0.5, hints=("h", "r"), solution="answer = 0.5")
+"""
+
+
+@pytest.fixture
+def make_package(tmp_path, monkeypatch):
+    """A throwaway package holding the given ``{file name: source}``, imported fresh."""
+    made = []
+
+    def make(files):
+        package = f"scratch_exercises_{len(made)}"
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+        for filename, source in files.items():
+            (tmp_path / package / filename).write_text(textwrap.dedent(source))
+        made.append(package)
+        return importlib.import_module(package)
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield make
+    for name in list(sys.modules):
+        if name.split(".")[0] in made:
+            del sys.modules[name]
+
+
+def test_discovery_registers_a_new_exercise_file(make_package):
+    package = make_package({
+        "q42_half.py": _GOOD.format(var="q42_half", name="q42_half"),
+        "helpers.py": "x = 1\n",
+    })
+    found = discover(package)
+    assert list(found) == ["q42_half"] and isinstance(found["q42_half"], ValueExercise)
+
+
+@pytest.mark.parametrize(
+    "files, complaint",
+    [
+        ({"q42_half.py": "import no_such_module_here\n"}, "does not import: ModuleNotFoundError"),
+        ({"q42_half.py": "def broken(:\n"}, "does not import: SyntaxError"),
+        ({"q42_half.py": "x = 1\n"}, "defines 0 exercises (none)"),
+        (
+            {"q42_half.py": _GOOD.format(var="q42_half", name="q42_half")
+             + _GOOD.format(var="q43_more", name="q43_more")},
+            "defines 2 exercises (q42_half, q43_more)",
+        ),
+        ({"q42_half.py": _GOOD.format(var="q42_half", name="q42_other")}, "its exercise is 'q42_other'"),
+        ({"q42_half.py": _GOOD.format(var="q42_other", name="q42_half")}, "bound to 'q42_other'"),
+        ({"q42_Half.py": _GOOD.format(var="q42_Half", name="q42_Half")}, "name an exercise module qNN_<topic>"),
+    ],
+    ids=["no import", "syntax error", "no exercise", "two exercises", "name differs", "variable differs",
+         "file name"],
+)
+def test_discovery_rejects_a_malformed_exercise_module(make_package, files, complaint):
+    package = make_package(files)
+    with pytest.raises(RegistryError, match=re.escape(complaint)) as raised:
+        discover(package)
+    assert f"{next(iter(files))}" in str(raised.value), "the message names the file"
