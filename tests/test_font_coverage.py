@@ -1,6 +1,6 @@
 """The bundled font covers every CJK character the suite writes, in notebooks, docs and helper.
 
-JupyterLab (through ``jupyter/custom/custom.css``) and matplotlib both draw the suite's Chinese
+JupyterLab (through ``jupyter_config/custom/custom.css``) and matplotlib both draw the suite's Chinese
 with ``RagMetricsNotoSansSC-Regular.ttf``; a character it lacks shows as a box on a machine
 without a CJK font. The text is read when the tests run, so a notebook that starts using a new
 character fails here, named, until ``scripts/make_font.py`` is rerun.
@@ -40,7 +40,7 @@ def test_the_scan_reads_notebooks_docs_and_helper():
     for expected in ("README.md", "docs/glossary.md", "notebooks/00_rag_evaluation_map.ipynb",
                      "ragmetrics_lite/plotting.py"):
         assert expected in files
-    assert not [f for f in files if f.startswith((".venv/", "jupyter/lab/"))]
+    assert not [f for f in files if f.startswith((".venv/", "jupyter_config/"))]
     found = make_font.suite_cjk_characters()
     assert len(found) > 300  # the glossary alone has well over 100 distinct characters
     assert "notebooks/10_rouge_l.ipynb" in found["啰"]
