@@ -84,8 +84,8 @@ ensure_venv() {
   if [ -f "$STAMP" ]; then
     say "requirements.txt or pyproject.toml changed since the last install: updating $VENV (pip's progress follows)."
   else
-    say "First run: installing the ~120 pinned packages of requirements.txt into $VENV (about 150 MB to"
-    say "download, 750 MB on disk). This takes about 4-6 minutes on a laptop with a good connection,"
+    say "First run: installing the ~120 pinned packages of requirements.txt into $VENV (about 160 MB to"
+    say "download, 730 MB on disk). This takes about 4-6 minutes on a laptop with a good connection,"
     say "longer on a slow one; pip's progress follows. Later runs skip this step until requirements.txt changes."
   fi
   "$venv_python" -m pip install --disable-pip-version-check -r requirements.txt
