@@ -88,7 +88,10 @@ ensure_venv() {
     say "download, 730 MB on disk). This takes about 4-6 minutes on a laptop with a good connection,"
     say "longer on a slow one; pip's progress follows. Later runs skip this step until requirements.txt changes."
   fi
-  "$venv_python" -m pip install --disable-pip-version-check -r requirements.txt
+  if ! "$venv_python" -m pip install --disable-pip-version-check -r requirements.txt; then
+    say "pip could not finish (its message is above): fix the cause and rerun; what was installed stays."
+    exit 1
+  fi
   printf '%s\n' "$wanted" > "$STAMP"
   say "Installed; $VENV is ready."
 }

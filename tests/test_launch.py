@@ -118,6 +118,7 @@ def test_a_failed_install_leaves_no_stamp_and_is_retried(tmp_path):
         result = ensure_venv(repository, python_dir)
         assert result.returncode != 0
         assert "First run: installing" in result.stderr
+        assert result.stderr.splitlines()[-1].startswith("pip could not finish (its message is above)")
         assert not (repository / ".venv" / ".requirements-stamp").exists()
 
 
