@@ -18,8 +18,8 @@ export JUPYTER_CONFIG_DIR="$PWD/jupyter_config"
 cmp -s "$FONT" "$JUPYTER_CONFIG_DIR/custom/${FONT##*/}" || cp "$FONT" "$JUPYTER_CONFIG_DIR/custom/"
 
 options=(--ServerApp.root_dir="$PWD" --LabApp.default_url="/lab/tree/$FIRST_NOTEBOOK" --custom-css)
-if [ "$(id -u 2>/dev/null || echo 1)" = 0 ] && [[ " $* " != *" --allow-root "* ]]; then
+if [ "$(id -u 2>/dev/null || echo 1)" = 0 ] && [[ " ${*-} " != *" --allow-root "* ]]; then
   options+=(--allow-root)  # running as root (a container, CI): JupyterLab refuses to start without it
 fi
 say "Starting JupyterLab at $PWD on $FIRST_NOTEBOOK; stop it with Ctrl+C (twice)."
-exec "$VENV_BIN/jupyter" lab "${options[@]}" "$@"
+exec "$VENV_BIN/jupyter" lab "${options[@]}" ${1+"$@"}  # ${1+"$@"}: "$@", see run_tests.sh

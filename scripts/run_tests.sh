@@ -7,4 +7,5 @@ cd "$(dirname "$0")/.."
 SCRIPT_NAME=run_tests.sh
 source scripts/_venv.sh
 ensure_venv
-exec "$VENV_BIN/python" -m pytest "$@"
+# ${1+"$@"} is "$@" written so that no arguments also work under set -u in old bash (3.2, macOS).
+exec "$VENV_BIN/python" -m pytest ${1+"$@"}

@@ -161,14 +161,18 @@ def test_open_lab_roots_jupyterlab_at_the_repository_on_notebook_00(tmp_path):
                        'for a in "$@"; do echo "$a"; done\n')
     jupyter.chmod(0o755)
 
-    result = run(repository, "bash scripts/open_lab.sh --no-browser --port=8899", python_dir)
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[0] == f"JUPYTER_CONFIG_DIR={repository / 'jupyter_config'}"
     expected = ["lab", f"--ServerApp.root_dir={repository}",
                 f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}", "--custom-css"]
     if os.geteuid() == 0:
         expected.append("--allow-root")
+    bare = run(repository, "bash scripts/open_lab.sh", python_dir)
+    assert bare.returncode == 0, bare.stderr
+    assert bare.stdout.splitlines()[1:] == expected
+
+    result = run(repository, "bash scripts/open_lab.sh --no-browser --port=8899", python_dir)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"JUPYTER_CONFIG_DIR={repository / 'jupyter_config'}"
     assert lines[1:] == expected + ["--no-browser", "--port=8899"]
     assert f"on {FIRST_NOTEBOOK}" in result.stderr
 
@@ -176,8 +180,10 @@ def test_open_lab_roots_jupyterlab_at_the_repository_on_notebook_00(tmp_path):
     assert copy.is_file() and not copy.is_symlink()  # JupyterLab refuses a symlink leading out
     assert copy.read_bytes() == FONT_PATH.read_bytes()
 
+    copy.write_bytes(b"an older font")  # a rebuilt font replaces the copy at the next launch
     again = run(repository, "bash scripts/open_lab.sh --allow-root", python_dir)
     assert again.stdout.splitlines().count("--allow-root") == 1
+    assert copy.read_bytes() == FONT_PATH.read_bytes()
 
 
 def test_custom_css_declares_the_bundled_font_for_every_jupyterlab_text():
