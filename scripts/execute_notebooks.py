@@ -6,7 +6,9 @@ notebooks): ``.venv/bin/python scripts/execute_notebooks.py`` for every notebook
 
 Stored outputs then come from one clean top-to-bottom run, which is what strict nbval
 compares against. No timing metadata is written, so an unchanged notebook re-executes to
-an identical file.
+an identical file. The notebook's kernelspec becomes the one this environment provides
+(``jupyter kernelspec list`` of the README's ``.venv``), so opening it in JupyterLab started by
+``scripts/open_lab.sh`` marks nothing as modified (``tests/test_kernelspec.py`` checks).
 """
 from __future__ import annotations
 
@@ -15,9 +17,17 @@ import time
 from pathlib import Path
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
+KERNEL_NAME = "python3"
+
+
+def environment_kernelspec(name: str = KERNEL_NAME) -> dict[str, str]:
+    """The kernelspec metadata JupyterLab writes into a notebook run on kernel ``name`` here."""
+    spec = KernelSpecManager().get_kernel_spec(name)
+    return {"display_name": spec.display_name, "language": spec.language, "name": name}
 
 
 def merge_streams(outputs: list) -> list:
@@ -41,11 +51,12 @@ def execute(path: Path, timeout: int = 600) -> float:
     client = NotebookClient(
         notebook,
         timeout=timeout,
-        kernel_name="python3",
+        kernel_name=KERNEL_NAME,
         resources={"metadata": {"path": str(path.parent)}},
         record_timing=False,
     )
     client.execute()
+    notebook.metadata["kernelspec"] = environment_kernelspec()
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":

@@ -1,12 +1,17 @@
-"""Rebuild RagMetricsNotoSansSC-Regular.ttf, the Chinese font bundled for plots.
+"""Rebuild RagMetricsNotoSansSC-Regular.ttf, the Chinese font bundled for plots and JupyterLab.
 
-Not imported by the package: a maintainer runs it after adding characters to
-``EXTRA_CHARACTERS`` (``tests/test_plotting.py`` names any that a notebook needs).
-Needs Debian's ``fonts-noto-cjk`` (``apt-get install fonts-noto-cjk``) and fontTools::
+Not imported by the package. A maintainer runs it, one command, whenever the suite's text
+gains a Chinese character (``tests/test_font_coverage.py`` names any the font lacks). It
+needs Debian's ``fonts-noto-cjk`` (``apt-get install fonts-noto-cjk``) and fontTools
+(pinned in ``requirements.txt``)::
 
-    python scripts/make_font.py
+    .venv/bin/python scripts/make_font.py
 
-Three steps, each reproducible byte for byte:
+The font keeps GB2312, the ``RANGES`` below, ``EXTRA_CHARACTERS`` and every CJK character
+the suite writes (``suite_cjk_characters()`` reads the notebooks, the Markdown files and
+the helper's source when the script runs), so nothing has to be listed by hand.
+
+Three steps, each reproducible byte for byte (same text in, same file out):
 
 1. write the code points to keep (``codepoints.txt``, in a temporary folder);
 2. ``pyftsubset`` the Simplified Chinese face of the Noto Sans CJK collection;
@@ -17,6 +22,7 @@ Three steps, each reproducible byte for byte:
 """
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +34,8 @@ from fontTools.ttLib import TTFont, newTable
 
 SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 SOURCE_FACE = 2  # 0 JP, 1 KR, 2 SC, 3 TC, 4 HK in Debian's NotoSansCJK-Regular.ttc
-TARGET = Path(__file__).resolve().parents[1] / "ragmetrics_lite" / "data" / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = ROOT / "ragmetrics_lite" / "data" / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
 FAMILY = "RagMetrics Noto Sans SC"
 POSTSCRIPT_NAME = "RagMetricsNotoSansSC-Regular"
 MAX_ERROR = 1.0  # font units (1/1000 em) allowed between a cubic curve and its quadratic copy
@@ -43,8 +50,18 @@ RANGES = [  # besides GB2312, inclusive code point ranges
     (0x3000, 0x303F),  # CJK symbols and punctuation
     (0xFF01, 0xFF65), (0xFFE0, 0xFFE6),  # full-width forms, half-width CJK punctuation
 ]
-# Characters outside GB2312 that the suite needs (none yet): add them here and rerun.
+# Characters to keep although no file of the suite writes them yet (the text is read anyway).
 EXTRA_CHARACTERS = ""
+# Where the suite writes Chinese, as glob patterns from the repository root.
+TEXT_FILES = ("notebooks/*.ipynb", "*.md", "docs/**/*.md", "data/**/*.md",
+              "ragmetrics_lite/**/*.py", "ragmetrics_lite/**/*.md")
+CJK_BLOCKS = [  # inclusive ranges: what "a CJK character" means for the coverage check
+    (0x2E80, 0x2FDF),  # radicals
+    (0x3000, 0x303F),  # CJK symbols and punctuation: 、。《》「」【】
+    (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),  # hanzi: extension A, unified, compatibility
+    (0xFF00, 0xFFEF),  # full-width and half-width forms: （），：
+    (0x20000, 0x3134F),  # hanzi: extensions B to G
+]
 
 
 def gb2312_characters(first_lead: int, last_lead: int) -> list[str]:
@@ -63,12 +80,54 @@ def gb2312_characters(first_lead: int, last_lead: int) -> list[str]:
     return found
 
 
-def codepoints() -> list[int]:
-    """GB2312 (6763 hanzi, the symbol rows but kana), RANGES and EXTRA_CHARACTERS."""
+def is_cjk(character: str) -> bool:
+    """
+    >>> [is_cjk(c) for c in "啰。（a✗"]
+    [True, True, True, False, False]
+    """
+    return any(low <= ord(character) <= high for low, high in CJK_BLOCKS)
+
+
+def _strings(value) -> list[str]:
+    """Every string inside a parsed JSON value (a notebook's sources and outputs)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def suite_text_files(root: Path = ROOT) -> list[Path]:
+    """The files matched by TEXT_FILES, sorted, without duplicates."""
+    return sorted({path for pattern in TEXT_FILES for path in root.glob(pattern) if path.is_file()})
+
+
+def suite_cjk_characters(root: Path = ROOT) -> dict[str, list[str]]:
+    """{CJK character: the files (relative to root) that write it} over suite_text_files().
+
+    Notebooks are parsed, so characters in sources, outputs and metadata all count.
+    """
+    found: dict[str, set[str]] = {}
+    for path in suite_text_files(root):
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            text = "\n".join(_strings(json.loads(text)))
+        for character in set(text):
+            if is_cjk(character):
+                found.setdefault(character, set()).add(path.relative_to(root).as_posix())
+    return {character: sorted(files) for character, files in sorted(found.items())}
+
+
+def codepoints(root: Path = ROOT) -> list[int]:
+    """GB2312 (6763 hanzi, the symbol rows but kana), RANGES, EXTRA_CHARACTERS and the
+    CJK characters the suite writes."""
     rows = gb2312_characters(0xA1, 0xA3) + gb2312_characters(0xA6, 0xF7)  # A4, A5: kana
     kept = {ord(c) for c in rows}
     kept |= {cp for low, high in RANGES for cp in range(low, high + 1)}
     kept |= {ord(c) for c in EXTRA_CHARACTERS}
+    kept |= {ord(c) for c in suite_cjk_characters(root)}
     return sorted(kept)
 
 
@@ -121,10 +180,12 @@ def rename(font: TTFont) -> None:
         table.setName(text, name_id, 3, 1, 0x409)
 
 
-def main() -> None:
+def build(target: Path = TARGET, root: Path = ROOT) -> TTFont:
+    """Write the subset for the text under ``root`` to ``target``; returns the font."""
+    kept = codepoints(root)
     with tempfile.TemporaryDirectory() as work:
         listing = Path(work, "codepoints.txt")
-        listing.write_text("".join(f"{cp:04X}\n" for cp in codepoints()))
+        listing.write_text("".join(f"{cp:04X}\n" for cp in kept))
         face = TTFont(SOURCE, fontNumber=SOURCE_FACE, recalcTimestamp=False)
         keep_default_language_systems(face)
         face.save(Path(work, "face.otf"))
@@ -136,10 +197,27 @@ def main() -> None:
         font = TTFont(subsetted, recalcTimestamp=False)  # keep the source's dates
         cff_to_glyf(font)
         rename(font)
-        font.save(TARGET)
-    print(f"wrote {TARGET.name}: {TARGET.stat().st_size} bytes, "
-          f"{len(font.getBestCmap())} characters", file=sys.stderr)
+        font.save(target)
+    return font
+
+
+def main() -> int:
+    if not Path(SOURCE).is_file():
+        print(f"{SOURCE} is missing: install Debian's fonts-noto-cjk "
+              "(apt-get install fonts-noto-cjk) and rerun.", file=sys.stderr)
+        return 1
+    font = build()
+    cmap = font.getBestCmap()
+    beyond = sorted((set(EXTRA_CHARACTERS) | set(suite_cjk_characters()))
+                    - set(gb2312_characters(0xA1, 0xF7)))
+    print(f"wrote {TARGET.relative_to(ROOT)}: {TARGET.stat().st_size} bytes, {len(cmap)} characters; "
+          f"beyond GB2312: {''.join(beyond) or 'none'}", file=sys.stderr)
+    lacking = [c for c in beyond if ord(c) not in cmap]
+    if lacking:
+        print(f"Noto Sans CJK SC has no glyph for {''.join(lacking)}: reword the text.", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""The README's two commands: Python check, .venv reuse and rebuild, install stamp, JupyterLab options.
+
+Each test runs the real scripts in a temporary copy of the repository's launch files, with a tiny
+requirements.txt, so no test installs the suite's packages; the venvs are real ones.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ragmetrics_lite.plotting import FONT_FAMILY, FONT_PATH
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ("_venv.sh", "open_lab.sh", "run_tests.sh")
+FIRST_NOTEBOOK = "notebooks/00_rag_evaluation_map.ipynb"
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None or os.name == "nt", reason="needs bash")
+
+
+def make_repository(where: Path, requirements: str = "# nothing to install\n") -> Path:
+    """The launch scripts, a requirements.txt, pyproject.toml, the font and jupyter_config."""
+    (where / "scripts").mkdir(parents=True)
+    for name in SCRIPTS:
+        shutil.copy(ROOT / "scripts" / name, where / "scripts" / name)
+    (where / "requirements.txt").write_text(requirements)
+    (where / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    shutil.copytree(ROOT / "jupyter_config" / "custom", where / "jupyter_config" / "custom",
+                    ignore=shutil.ignore_patterns("*.ttf"))
+    font = where / FONT_PATH.relative_to(ROOT)
+    font.parent.mkdir(parents=True)
+    shutil.copy(FONT_PATH, font)
+    return where
+
+
+def fake_python(folder: Path, version: str) -> Path:
+    """A `python3` that answers every question with `version`, like an old interpreter would."""
+    folder.mkdir(exist_ok=True)
+    script = folder / "python3"
+    script.write_text(f"#!/bin/sh\necho {version}\n")
+    script.chmod(0o755)
+    return folder
+
+
+def base_python_dir(tmp_path: Path) -> Path:
+    """A folder whose python3 is this test's interpreter (3.11-3.13), first on PATH."""
+    folder = tmp_path / "real-python"
+    folder.mkdir(exist_ok=True)
+    (folder / "python3").symlink_to(sys.executable)
+    return folder
+
+
+def run(repository: Path, command: str, path_first: Path | None = None, **env: str):
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "VIRTUAL_ENV")}
+    environment.update(env)
+    if path_first is not None:
+        environment["PATH"] = f"{path_first}{os.pathsep}{environment['PATH']}"
+    return subprocess.run(["bash", "-c", command], cwd=repository, env=environment,
+                          capture_output=True, text=True, timeout=300)
+
+
+def ensure_venv(repository: Path, path_first: Path):
+    return run(repository, "set -euo pipefail; SCRIPT_NAME=open_lab.sh; source scripts/_venv.sh; ensure_venv",
+               path_first)
+
+
+@pytest.mark.parametrize("script", ["open_lab.sh", "run_tests.sh"])
+def test_a_wrong_python_gets_one_line_naming_it_and_what_to_do(tmp_path, script):
+    repository = make_repository(tmp_path / "repo")
+    result = run(repository, f"bash scripts/{script}", fake_python(tmp_path / "bin", "3.10.12"))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Python 3.11, 3.12 or 3.13" in lines[0] and "python3 is Python 3.10.12" in lines[0]
+    assert f"PYTHON=python3.12 bash scripts/{script}" in lines[0]
+    assert not (repository / ".venv").exists()
+
+
+def test_a_python_that_does_not_run_is_named(tmp_path):
+    repository = make_repository(tmp_path / "repo")
+    result = run(repository, "bash scripts/run_tests.sh", PYTHON=str(tmp_path / "no-such-python"))
+    assert result.returncode == 1
+    assert len(result.stderr.splitlines()) == 1 and "no-such-python' did not run" in result.stderr
+
+
+def test_install_once_skip_when_unchanged_update_when_changed(tmp_path):
+    repository = make_repository(tmp_path / "repo")
+    python_dir = base_python_dir(tmp_path)
+
+    first = ensure_venv(repository, python_dir)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.startswith("First run: installing")
+    assert "minutes" in first.stderr and "Installed; .venv is ready." in first.stderr
+    stamp = (repository / ".venv" / ".requirements-stamp").read_text()
+    assert stamp.splitlines()[0].startswith("sha256 ")
+    assert stamp.splitlines()[1] == f"location {repository}"
+
+    second = ensure_venv(repository, python_dir)
+    assert (second.returncode, second.stdout, second.stderr) == (0, "", "")  # pip not even started
+
+    with open(repository / "requirements.txt", "a") as requirements:
+        requirements.write("# a new pin\n")
+    changed = ensure_venv(repository, python_dir)
+    assert changed.returncode == 0, changed.stderr
+    assert changed.stderr.startswith("requirements.txt or pyproject.toml changed")
+    assert (repository / ".venv" / ".requirements-stamp").read_text() != stamp
+    assert ensure_venv(repository, python_dir).stderr == ""
+
+
+def test_a_failed_install_leaves_no_stamp_and_is_retried(tmp_path):
+    repository = make_repository(tmp_path / "repo", requirements="not a requirement !!\n")
+    python_dir = base_python_dir(tmp_path)
+    for _ in range(2):
+        result = ensure_venv(repository, python_dir)
+        assert result.returncode != 0
+        assert "First run: installing" in result.stderr
+        assert result.stderr.splitlines()[-1].startswith("pip could not finish (its message is above)")
+        assert not (repository / ".venv" / ".requirements-stamp").exists()
+
+
+def test_a_venv_made_by_another_python_or_elsewhere_is_rebuilt(tmp_path):
+    repository = make_repository(tmp_path / "repo")
+    python_dir = base_python_dir(tmp_path)
+    assert ensure_venv(repository, python_dir).returncode == 0
+    version = "%d.%d.%d" % sys.version_info[:3]
+
+    venv_python = repository / ".venv" / "bin" / "python"
+    venv_python.unlink()  # a symlink to the base Python: never write through it
+    venv_python.write_text("#!/bin/sh\necho 3.10.12\n")  # as if .venv had been made by Python 3.10
+    venv_python.chmod(0o755)
+    rebuilt = ensure_venv(repository, python_dir)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert rebuilt.stderr.splitlines()[0] == (
+        f"Rebuilding .venv: it was made by Python 3.10.12, and python3 is Python {version}.")
+    assert "First run: installing" in rebuilt.stderr
+    assert subprocess.run([venv_python, "-c", "print(1)"], capture_output=True).returncode == 0
+
+    venv_python.unlink()
+    venv_python.write_text("#!/bin/sh\nexit 1\n")  # its base Python was uninstalled
+    venv_python.chmod(0o755)
+    broken = ensure_venv(repository, python_dir)
+    assert broken.returncode == 0 and "its Python no longer runs" in broken.stderr.splitlines()[0]
+
+    moved = repository.rename(tmp_path / "moved")
+    relocated = ensure_venv(moved, python_dir)
+    assert relocated.returncode == 0, relocated.stderr
+    assert relocated.stderr.splitlines()[0] == (
+        f"Rebuilding .venv: it was installed in {repository}, and its scripts point there.")
+
+
+def test_open_lab_roots_jupyterlab_at_the_repository_on_notebook_00(tmp_path):
+    repository = make_repository(tmp_path / "repo")
+    python_dir = base_python_dir(tmp_path)
+    assert ensure_venv(repository, python_dir).returncode == 0
+    jupyter = repository / ".venv" / "bin" / "jupyter"  # stands in for JupyterLab: shows its call
+    jupyter.write_text('#!/bin/sh\necho "JUPYTER_CONFIG_DIR=$JUPYTER_CONFIG_DIR"\n'
+                       'for a in "$@"; do echo "$a"; done\n')
+    jupyter.chmod(0o755)
+
+    expected = ["lab", f"--ServerApp.root_dir={repository}",
+                f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}", "--custom-css"]
+    if os.geteuid() == 0:
+        expected.append("--allow-root")
+    bare = run(repository, "bash scripts/open_lab.sh", python_dir)
+    assert bare.returncode == 0, bare.stderr
+    assert bare.stdout.splitlines()[1:] == expected
+
+    result = run(repository, "bash scripts/open_lab.sh --no-browser --port=8899", python_dir)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"JUPYTER_CONFIG_DIR={repository / 'jupyter_config'}"
+    assert lines[1:] == expected + ["--no-browser", "--port=8899"]
+    assert f"on {FIRST_NOTEBOOK}" in result.stderr
+
+    copy = repository / "jupyter_config" / "custom" / FONT_PATH.name
+    assert copy.is_file() and not copy.is_symlink()  # JupyterLab refuses a symlink leading out
+    assert copy.read_bytes() == FONT_PATH.read_bytes()
+
+    copy.write_bytes(b"an older font")  # a rebuilt font replaces the copy at the next launch
+    again = run(repository, "bash scripts/open_lab.sh --allow-root", python_dir)
+    assert again.stdout.splitlines().count("--allow-root") == 1
+    assert copy.read_bytes() == FONT_PATH.read_bytes()
+
+
+def test_custom_css_declares_the_bundled_font_for_every_jupyterlab_text():
+    css = (ROOT / "jupyter_config" / "custom" / "custom.css").read_text(encoding="utf-8")
+    assert f'font-family: "{FONT_FAMILY}";' in css
+    assert f'src: url("{FONT_PATH.name}") format("truetype");' in css
+    body = css[css.index("body {"):]
+    for variable in ("--jp-ui-font-family", "--jp-content-font-family",
+                     "--jp-code-font-family-default", "--jp-code-font-family"):
+        declaration = body[body.index(variable + ":"):].split(";")[0]
+        assert f'"{FONT_FAMILY}"' in declaration and declaration.endswith("!important"), declaration
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_jupyterlab_state_and_the_font_copy_are_ignored_by_git():
+    for path in ("jupyter_config/lab/workspaces/default-37a8.jupyterlab-workspace",
+                 "jupyter_config/lab/user-settings/x/y.jupyterlab-settings",
+                 f"jupyter_config/custom/{FONT_PATH.name}", ".venv/.requirements-stamp"):
+        assert subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0, path
+    assert subprocess.run(["git", "check-ignore", "-q", "jupyter_config/custom/custom.css"],
+                          cwd=ROOT).returncode == 1
