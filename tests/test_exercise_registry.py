@@ -146,6 +146,23 @@ def test_the_notebook_exists_and_calls_check(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_the_check_cell_is_followed_by_one_commented_hint_cell(name):
+    """The house style: check, then ONE cell with hint(), hint(2) and solution() commented out."""
+    notebook = REGISTRY[name].notebook
+    if not (ROOT / notebook).is_file():
+        pytest.skip(f"{notebook} does not exist (the notebook test fails for it)")
+    cells = json.loads((ROOT / notebook).read_text(encoding="utf-8"))["cells"]
+    code = ["".join(c["source"]).strip() for c in cells if c["cell_type"] == "code"]
+    checks = [i for i, source in enumerate(code) if f"{name}.check(" in source]
+    assert len(checks) == 1, f"{notebook} calls {name}.check in {len(checks)} cells, expected 1"
+    after = code[checks[0] + 1] if checks[0] + 1 < len(code) else ""
+    expected = f"# {name}.hint()\n# {name}.hint(2)\n# {name}.solution()"
+    assert after == expected, f"{notebook}: the cell after {name}.check should be exactly\n{expected}\ngot\n{after}"
+    live = [s for s in code if re.search(rf"^(?!\s*#).*{name}\.solution\(", s, re.M)]
+    assert not live, f"{notebook} calls {name}.solution() in a live cell"
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_no_stored_output_shows_the_solution(name):
     exercise = REGISTRY[name]
     if not (ROOT / exercise.notebook).is_file():
