@@ -9,7 +9,7 @@ import subprocess
 import sys
 import textwrap
 
-REFERENCE_LIBRARIES = ("pytrec_eval", "sacrebleu", "rouge_score", "nltk")
+REFERENCE_LIBRARIES = ("pytrec_eval", "sacrebleu", "rouge_score", "nltk", "scipy", "sklearn")
 
 _BLOCKER = """
 import sys
