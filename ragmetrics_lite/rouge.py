@@ -34,8 +34,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validation import check_k
-from .tokenization import _as_tokens, _ngram_counts
+from ._validation import as_tokens, check_k
+from .tokenization import ngram_counts
 
 __all__ = ["Score", "LCS", "rouge_n", "rouge_l", "lcs"]
 
@@ -81,10 +81,10 @@ def rouge_n(candidate: list[str], reference: list[str], n: int) -> Score:
     >>> rouge_n(cand, ref, 1).recall, round(rouge_n(cand, ref, 2).recall, 4)  # 7/10, 2/9
     (0.7, 0.2222)
     """
-    candidate = _as_tokens(candidate, "candidate")
-    reference = _as_tokens(reference, "reference")
+    candidate = as_tokens(candidate, "candidate")
+    reference = as_tokens(reference, "reference")
     n = check_k(n, name="n")
-    cand_counts, ref_counts = _ngram_counts(candidate, n), _ngram_counts(reference, n)
+    cand_counts, ref_counts = ngram_counts(candidate, n), ngram_counts(reference, n)
     overlap = sum(min(count, cand_counts.get(gram, 0)) for gram, count in ref_counts.items())
     precision = overlap / max(sum(cand_counts.values()), 1)
     recall = overlap / max(sum(ref_counts.values()), 1)
@@ -127,8 +127,8 @@ def lcs(candidate: list[str], reference: list[str]) -> LCS:
     >>> found.pairs
     [(2, 0), (4, 2), (5, 3), (7, 4), (9, 7)]
     """
-    candidate = _as_tokens(candidate, "candidate")
-    reference = _as_tokens(reference, "reference")
+    candidate = as_tokens(candidate, "candidate")
+    reference = as_tokens(reference, "reference")
     table = _lcs_table(candidate, reference)
     i, j = len(candidate), len(reference)
     path, pairs = [(i, j)], []
@@ -160,8 +160,8 @@ def rouge_l(candidate: list[str], reference: list[str]) -> Score:
     >>> [round(x, 4) for x in rouge_l(cand, ref)]  # 5/12, 5/10
     [0.4167, 0.5, 0.4545]
     """
-    candidate = _as_tokens(candidate, "candidate")
-    reference = _as_tokens(reference, "reference")
+    candidate = as_tokens(candidate, "candidate")
+    reference = as_tokens(reference, "reference")
     if not candidate or not reference:
         return Score(0.0, 0.0, 0.0)
     length = int(_lcs_table(candidate, reference)[-1, -1])
