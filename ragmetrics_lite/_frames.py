@@ -46,6 +46,8 @@ class Table(NamedTuple):
     doc_id: np.ndarray
     value: np.ndarray  # int64 grades or float64 scores
     pairs_unique: bool  # (query, doc) pairs known to be unique (a dict cannot repeat a key)
+    query_kind: str = ""  # id_kind of query_id and of doc_id, inferred once
+    doc_kind: str = ""
 
     def row_query_ids(self) -> np.ndarray:
         return self.query_id if self.lengths is None else np.repeat(self.query_id, self.lengths)
@@ -104,6 +106,8 @@ def _from_frame(frame: pd.DataFrame, columns: list[str], name: str) -> tuple[np.
         raise ValueError(f"{name} DataFrame needs the columns {columns}; missing {missing}")
     query_id, doc_id = frame[columns[0]].to_numpy(), frame[columns[1]].to_numpy()
     for column, ids in (("query_id", query_id), ("doc_id", doc_id)):
+        if id_kind(ids) in ("string", "integer", "empty"):
+            continue  # no None or NaN among them
         absent = pd.isna(ids)
         if absent.any():
             row = frame[columns].iloc[int(np.argmax(absent))]
@@ -120,7 +124,11 @@ def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) 
     values = list(chain.from_iterable(judged.values() for judged in inner))
     table = Table(name, query_id, lengths, doc_id, np.empty(0), True)
     rows = lambda: zip(table.row_query_ids(), doc_id, values)  # noqa: E731 (only on the error path)
-    return table._replace(value=values_to_array(values, rows))
+    return _with_kinds(table._replace(value=values_to_array(values, rows)))
+
+
+def _with_kinds(table: Table) -> Table:
+    return table._replace(query_kind=id_kind(table.query_id), doc_kind=id_kind(table.doc_id))
 
 
 def qrels_table(qrels) -> Table:
@@ -130,7 +138,7 @@ def qrels_table(qrels) -> Table:
         if len(grades) == 0:
             raise ValueError("qrels is empty (a DataFrame with no rows): there is nothing to evaluate against")
         value = _grade_values(grades, lambda: zip(query_id, doc_id, grades))
-        return Table("qrels", query_id, None, doc_id, value, False)
+        return _with_kinds(Table("qrels", query_id, None, doc_id, value, False))
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must be {{query_id: {{doc_id: grade}}}} or a DataFrame, got {type(qrels).__name__}")
     if not qrels:
@@ -166,7 +174,7 @@ def run_table(run) -> Table:
     if isinstance(run, pd.DataFrame):
         query_id, doc_id, scores = _from_frame(run, RUN_COLUMNS, "run")
         value = _score_values(scores, lambda: zip(query_id, doc_id, scores))
-        return Table("run", query_id, None, doc_id, value, False)
+        return _with_kinds(Table("run", query_id, None, doc_id, value, False))
     if not isinstance(run, Mapping):
         raise TypeError(f"run must be {{query_id: {{doc_id: score}}}} or a DataFrame, got {type(run).__name__}")
     inner = [_ranked_as_scores(ranked) for ranked in run.values()]
@@ -187,16 +195,17 @@ def check_table_id_kinds(qrels: Table, run: Table) -> None:
     checked id by id, which names the offending id.
     """
     for column in ("query_id", "doc_id"):
+        kind = column.replace("_id", "_kind")
         sides = [(f"qrels {column}", getattr(qrels, column)), (f"run {column}", getattr(run, column))]
-        kinds = {id_kind(ids) for _, ids in sides if len(ids)}
+        kinds = {getattr(table, kind) for table in (qrels, run) if len(getattr(table, column))}
         if kinds <= {"string"} or kinds <= {"integer"}:
             continue
         check_id_kinds(*((name, pd.unique(ids)) for name, ids in sides))
 
 
-def as_strings(ids: np.ndarray) -> np.ndarray:
+def as_strings(ids: np.ndarray, kind: str | None = None) -> np.ndarray:
     """Ids as an object array of Python strings, as trec_eval reads them ('101' sorts before '99')."""
-    if ids.dtype == object and id_kind(ids) in ("string", "empty"):
+    if ids.dtype == object and (kind or id_kind(ids)) in ("string", "empty"):
         return ids
     return _object_array(map(str, ids.tolist()), len(ids))
 

@@ -53,7 +53,7 @@ def _string_order(ids: np.ndarray) -> np.ndarray:
 def _query_codes(table: Table, queries: pd.Index) -> np.ndarray:
     """Per row: the position of its query among the judged ``queries``; other queries get
     codes after them (len(queries), len(queries) + 1, ...) so that their rows are still checked."""
-    keys = as_strings(table.query_id)
+    keys = as_strings(table.query_id, table.query_kind)
     codes = queries.get_indexer(keys)
     unknown = codes < 0
     if unknown.any():
@@ -64,11 +64,14 @@ def _query_codes(table: Table, queries: pd.Index) -> np.ndarray:
 def _trec_order(query: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
     """Row order: query ascending, then score descending, ties broken by doc id descending.
 
-    Sorting by score and then, stably, by query costs two numpy sorts; only rows
-    whose (query, score) is shared need their doc ids compared as strings.
+    Two numpy sorts: one by score, then one by the integer ``query * rows +
+    position by score``. Only rows whose (query, score) is shared, which sit
+    next to each other, need their doc ids compared as strings.
     """
-    order = np.argsort(-score, kind="stable")
-    order = order[np.argsort(query[order], kind="stable")]
+    by_score = np.argsort(-score)
+    position = np.empty(len(score), dtype=np.int64)
+    position[by_score] = np.arange(len(score))
+    order = np.argsort(query.astype(np.int64) * len(score) + position)
     q, s = query[order], score[order]
     tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if tie.any():
@@ -84,15 +87,26 @@ def _trec_order(query: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.
 
 def _judged_by_query(qrels: Table, query: np.ndarray, count: int) -> list[dict]:
     """Per judged query, ``{doc_id: grade}``; a repeated (query, document) row is an error."""
-    order = np.argsort(query, kind="stable")
-    docs, grades = qrels.doc_id[order].tolist(), qrels.value[order].tolist()
-    starts, ends = _group_bounds(query[order])
+    grouped = _grouped(qrels, query)
+    docs, grades = qrels.doc_id[grouped].tolist(), qrels.value[grouped].tolist()
+    ids = qrels.row_query_ids()
     judged = [{} for _ in range(count)]
-    for code, a, b in zip(query[order][starts].tolist(), starts.tolist(), ends.tolist()):
+    for code, a, b in _groups(query[grouped]):
         judged[code] = dict(zip(docs[a:b], grades[a:b]))
-        if len(judged[code]) < b - a and not qrels.pairs_unique:
-            _refuse_duplicate("qrels", qrels.query_id[order][a] if qrels.lengths is None else code, docs[a:b])
+        if len(judged[code]) < b - a:
+            _refuse_duplicate("qrels", ids[grouped[a]], docs[a:b])
     return judged
+
+
+def _grouped(table: Table, query: np.ndarray) -> np.ndarray:
+    """Row order that puts each query's rows together (a dict's rows already are)."""
+    return np.arange(len(query)) if table.lengths is not None else np.argsort(query, kind="stable")
+
+
+def _groups(codes: np.ndarray) -> list[tuple[int, int, int]]:
+    """``(code, start, end)`` of each run of equal codes."""
+    starts, ends = _group_bounds(codes)
+    return list(zip(codes[starts].tolist(), starts.tolist(), ends.tolist()))
 
 
 def _refuse_duplicate(name: str, query_id, docs: list) -> None:
@@ -103,31 +117,33 @@ def _refuse_duplicate(name: str, query_id, docs: list) -> None:
         seen.add(doc)
 
 
-def _grades_in_order(run: Table, order: np.ndarray, query: np.ndarray, judged: list[dict]) -> np.ndarray:
-    """The grade of every run row, in ``order``: one dict lookup per row, chained in C."""
-    docs = run.doc_id[order].tolist()
-    starts, ends = _group_bounds(query)
-    groups = list(zip(query[starts].tolist(), starts.tolist(), ends.tolist()))
+def _grades(run: Table, query: np.ndarray, judged: list[dict]) -> np.ndarray:
+    """The grade of every run row: one dict lookup per row, chained in C, query by query."""
+    grouped = _grouped(run, query)
+    docs = run.doc_id[grouped].tolist()
+    groups = _groups(query[grouped])
     if not run.pairs_unique:
-        run_ids = run.row_query_ids()[order]
+        ids = run.row_query_ids()
         for code, a, b in groups:
             if len(set(docs[a:b])) < b - a:
-                _refuse_duplicate("run", run_ids[a], docs[a:b])
+                _refuse_duplicate("run", ids[grouped[a]], docs[a:b])
     empty: dict = {}
     lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(0))
                for code, a, b in groups)
-    return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
+    grade = np.empty(len(docs), dtype=np.int64)
+    grade[grouped] = np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
+    return grade
 
 
 def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     """Order the run as trec_eval does and attach the grades (and warn about unmatched queries)."""
-    judged_ids = as_strings(qrels.query_id)
+    judged_ids = as_strings(qrels.query_id, qrels.query_kind)
     queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
     judged_q = _query_codes(qrels, queries)
     run_q = _query_codes(run, queries)
+    grade = _grades(run, run_q, _judged_by_query(qrels, judged_q, len(queries)))
     order = _trec_order(run_q, run.value, run.doc_id)
-    query = run_q[order]
-    grade = _grades_in_order(run, order, query, _judged_by_query(qrels, judged_q, len(queries)))
+    query, grade = run_q[order], grade[order]
     _warn_about_queries(queries, query, order, run)
     scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first
     query, grade = query[:scored], grade[:scored]
