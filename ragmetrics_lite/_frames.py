@@ -61,43 +61,36 @@ def _is_number_type(kind: type) -> bool:
     return issubclass(kind, numbers.Real) and not issubclass(kind, (bool, np.bool_))
 
 
-def _first_bad(table_rows, check, prefix: str = "") -> None:
-    """Walk ``(query_id, doc_id, value)`` rows with ``check`` so that the error names them."""
-    for query_id, doc_id, value in table_rows:
-        check(value, f"{prefix}query {query_id!r}, document {doc_id!r}")
+def _all_numbers(values, integers_only: bool = False) -> bool:
+    """One look at the dtype (a Series) or at the set of value types (a list)."""
+    if isinstance(values, pd.Series) and values.dtype != object:
+        if integers_only:
+            return pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        return pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+    kinds = set(map(type, values))
+    return kinds <= {int} if integers_only else all(map(_is_number_type, kinds))
 
 
 def _grade_values(values, rows) -> np.ndarray:
     """Grades as int64: integers, or floats with integer values; else the first bad one named."""
-    if isinstance(values, pd.Series):
-        if pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values):
-            return values.to_numpy(dtype=np.int64)
-        numeric = pd.api.types.is_float_dtype(values)
-    else:
-        kinds = set(map(type, values))
-        if kinds <= {int}:
-            return np.array(values, dtype=np.int64).reshape(-1)
-        numeric = all(map(_is_number_type, kinds))
-    if numeric:
-        numbers_ = np.asarray(values, dtype=float).reshape(-1)
-        if np.isfinite(numbers_).all() and (numbers_ == np.round(numbers_)).all():
-            return numbers_.astype(np.int64)
-    _first_bad(rows(), check_grade)
-    raise AssertionError("unreachable: a bad relevance column passed every check")  # pragma: no cover
+    if _all_numbers(values, integers_only=True):
+        return np.asarray(values, dtype=np.int64).reshape(-1)
+    if _all_numbers(values):
+        grades = np.asarray(values, dtype=float).reshape(-1)
+        if np.isfinite(grades).all() and (grades == np.round(grades)).all():
+            return grades.astype(np.int64)
+    return np.array([check_grade(value, f"query {q!r}, document {d!r}") for q, d, value in rows()],
+                    dtype=np.int64)
 
 
 def _score_values(values, rows) -> np.ndarray:
     """Scores as float64, every one finite; else the first bad one named."""
-    if isinstance(values, pd.Series):
-        numeric = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
-    else:
-        numeric = all(map(_is_number_type, set(map(type, values))))
-    if numeric:
+    if _all_numbers(values):
         scores = np.asarray(values, dtype=float).reshape(-1)
         if np.isfinite(scores).all():
             return scores
-    _first_bad(rows(), check_finite, "score of ")
-    raise AssertionError("unreachable: a bad score column passed every check")  # pragma: no cover
+    return np.array([check_finite(value, f"score of query {q!r}, document {d!r}") for q, d, value in rows()],
+                    dtype=float)
 
 
 def _from_frame(frame: pd.DataFrame, columns: list[str], name: str) -> tuple[np.ndarray, np.ndarray, pd.Series]:

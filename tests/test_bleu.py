@@ -193,10 +193,12 @@ def test_corpus_bleu_refuses_bad_input():
 
 
 def test_length_helpers_refuse_bad_input():
-    with pytest.raises(ValueError, match="candidate_len"):
+    with pytest.raises(ValueError, match="candidate_len must be >= 0, got -1"):
         brevity_penalty(-1, 3)
-    with pytest.raises(ValueError, match="reference_len"):
+    with pytest.raises(TypeError, match="reference_len must be an int, got float 2.5"):
         brevity_penalty(3, 2.5)
+    with pytest.raises(TypeError, match="reference length must be an int"):
+        closest_reference_length(3, [2, "4"])
     with pytest.raises(ValueError, match="at least one length"):
         closest_reference_length(3, [])
 
