@@ -27,7 +27,7 @@ from .bleu_score import (
     closest_reference_length,
     corpus_bleu,
 )
-from .rouge import LCS, Score, lcs, rouge_l, rouge_n
+from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
 from .meteor_score import count_chunks, meteor, meteor_alignment
 from .source_notes import notes_check, same_inputs
 
@@ -59,6 +59,7 @@ __all__ = [
     "SMOOTHING_DEFAULTS",
     "rouge_n",
     "rouge_l",
+    "rouge_scores",
     "lcs",
     "Score",
     "LCS",

@@ -43,6 +43,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
+from . import _ngrams
 from ._validation import as_references, as_tokens, check_finite, check_k, check_length
 from .tokenization import ngram_counts
 
@@ -247,9 +250,41 @@ def corpus_bleu(
         raise ValueError("references must hold one list of references per candidate")
     if len(candidates) == 0:
         raise ValueError("candidates must hold at least one sentence")
-    totals = [0] * (2 + 2 * max_n)
-    for i, (candidate, refs) in enumerate(zip(candidates, references)):
-        candidate = as_tokens(candidate, f"candidates[{i}]")
-        stats = _segment_stats(candidate, as_references(refs, f"references[{i}]"), max_n)
-        totals = [a + b for a, b in zip(totals, stats)]
-    return _score_from_stats(totals, max_n, smoothing, value, effective_order)
+    candidates = [as_tokens(candidate, f"candidates[{i}]") for i, candidate in enumerate(candidates)]
+    references = [as_references(refs, f"references[{i}]") for i, refs in enumerate(references)]
+    return _score_from_stats(_corpus_stats(candidates, references, max_n), max_n, smoothing, value, effective_order)
+
+
+def _corpus_stats(candidates: list[list[str]], references: list[list[list[str]]], max_n: int) -> list:
+    """``_segment_stats`` summed over the corpus, with every n-gram of every sentence counted at once.
+
+    Sentences 0..S-1 are the candidates, S.. the references; ``owner`` maps each
+    reference to its candidate. Per order n: the candidate counts, the largest
+    count of the same n-gram in any reference of the same candidate, and their
+    minimum (the clipped matches), summed.
+    """
+    owner = np.repeat(np.arange(len(candidates)), [len(refs) for refs in references])
+    every = candidates + [ref for refs in references for ref in refs]
+    tokens = _ngrams.token_stream(every)
+    size = len(candidates)
+    matches, totals = [], []
+    for _, sentence, code in _ngrams.ngram_codes(tokens, max_n):
+        is_candidate = sentence < size
+        cand_sentence, cand_code, cand_count = _ngrams.counts(sentence[is_candidate], code[is_candidate])
+        ref_sentence, ref_code, ref_count = _ngrams.counts(sentence[~is_candidate], code[~is_candidate])
+        width = int(code.max(initial=0)) + 1
+        ref_key = owner[ref_sentence - size] * width + ref_code  # (candidate, n-gram) of each reference count
+        order = np.argsort(ref_key, kind="stable")
+        keys, first = np.unique(ref_key[order], return_index=True)
+        most = np.maximum.reduceat(ref_count[order], first) if len(first) else np.zeros(0, np.int64)
+        where = np.searchsorted(keys, cand_sentence * width + cand_code)
+        found = where < len(keys)
+        found[found] = keys[where[found]] == (cand_sentence * width + cand_code)[found]
+        clipped = np.minimum(cand_count[found], most[where[found]])
+        matches.append(int(clipped.sum()))
+        totals.append(int(cand_count.sum()))
+    c = tokens.lengths[:size]
+    r_lengths = tokens.lengths[size:]
+    closest = np.lexsort((r_lengths, np.abs(c[owner] - r_lengths), owner))  # per candidate: nearest, then shorter
+    first_of_owner = closest[np.r_[True, owner[closest][1:] != owner[closest][:-1]]]
+    return [int(c.sum()), int(r_lengths[first_of_owner].sum())] + matches + totals
