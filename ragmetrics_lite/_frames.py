@@ -48,6 +48,7 @@ class Table(NamedTuple):
     pairs_unique: bool  # (query, doc) pairs known to be unique (a dict cannot repeat a key)
     query_kind: str = ""  # id_kind of query_id and of doc_id, inferred once
     doc_kind: str = ""
+    inner: list | None = None  # from a dict: each query's own {doc_id: value} mapping, already checked
 
     def row_query_ids(self) -> np.ndarray:
         return self.query_id if self.lengths is None else np.repeat(self.query_id, self.lengths)
@@ -115,7 +116,7 @@ def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) 
     query_id = _object_array(nested, len(nested))
     doc_id = _object_array(chain.from_iterable(inner), total)
     values = list(chain.from_iterable(judged.values() for judged in inner))
-    table = Table(name, query_id, lengths, doc_id, np.empty(0), True)
+    table = Table(name, query_id, lengths, doc_id, np.empty(0), True, inner=inner)
     rows = lambda: zip(table.row_query_ids(), doc_id, values)  # noqa: E731 (only on the error path)
     return _with_kinds(table._replace(value=values_to_array(values, rows)))
 

@@ -51,13 +51,18 @@ def _string_order(ids: np.ndarray) -> np.ndarray:
 
 
 def _query_codes(table: Table, queries: pd.Index) -> np.ndarray:
-    """Per row: the position of its query among the judged ``queries``; other queries get
-    codes after them (len(queries), len(queries) + 1, ...) so that their rows are still checked."""
+    """Per entry of ``table.query_id``: the position of its query among the judged ``queries``;
+    other queries get codes after them (len(queries), len(queries) + 1, ...) so that their rows
+    are still checked."""
     keys = as_strings(table.query_id, table.query_kind)
     codes = queries.get_indexer(keys)
     unknown = codes < 0
     if unknown.any():
         codes[unknown] = len(queries) + pd.factorize(keys[unknown])[0]
+    return codes
+
+
+def _per_row(table: Table, codes: np.ndarray) -> np.ndarray:
     return codes if table.lengths is None else np.repeat(codes, table.lengths)
 
 
@@ -85,12 +90,19 @@ def _trec_order(query: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.
     return order
 
 
-def _judged_by_query(qrels: Table, query: np.ndarray, count: int) -> list[dict]:
-    """Per judged query, ``{doc_id: grade}``; a repeated (query, document) row is an error."""
+def _judged_by_query(qrels: Table, codes: np.ndarray, count: int) -> list[dict]:
+    """Per judged query, ``{doc_id: grade}``; a repeated (query, document) row is an error.
+
+    From a dict, each query's own (already checked) mapping serves as it is."""
+    judged = [{} for _ in range(count)]
+    if qrels.inner is not None:
+        for code, mapping in zip(codes.tolist(), qrels.inner):
+            judged[code] = mapping
+        return judged
+    query = codes
     grouped = _grouped(qrels, query)
     docs, grades = qrels.doc_id[grouped].tolist(), qrels.value[grouped].tolist()
     ids = qrels.row_query_ids()
-    judged = [{} for _ in range(count)]
     for code, a, b in _groups(query[grouped]):
         judged[code] = dict(zip(docs[a:b], grades[a:b]))
         if len(judged[code]) < b - a:
@@ -117,8 +129,14 @@ def _refuse_duplicate(name: str, query_id, docs: list) -> None:
         seen.add(doc)
 
 
-def _grades(run: Table, query: np.ndarray, judged: list[dict]) -> np.ndarray:
+def _grades(run: Table, codes: np.ndarray, judged: list[dict]) -> np.ndarray:
     """The grade of every run row: one dict lookup per row, chained in C, query by query."""
+    empty: dict = {}
+    if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
+        lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(0))
+                   for code, mapping in zip(codes.tolist(), run.inner))
+        return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.doc_id))
+    query = codes
     grouped = _grouped(run, query)
     docs = run.doc_id[grouped].tolist()
     groups = _groups(query[grouped])
@@ -127,7 +145,6 @@ def _grades(run: Table, query: np.ndarray, judged: list[dict]) -> np.ndarray:
         for code, a, b in groups:
             if len(set(docs[a:b])) < b - a:
                 _refuse_duplicate("run", ids[grouped[a]], docs[a:b])
-    empty: dict = {}
     lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(0))
                for code, a, b in groups)
     grade = np.empty(len(docs), dtype=np.int64)
@@ -139,9 +156,9 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     """Order the run as trec_eval does and attach the grades (and warn about unmatched queries)."""
     judged_ids = as_strings(qrels.query_id, qrels.query_kind)
     queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
-    judged_q = _query_codes(qrels, queries)
-    run_q = _query_codes(run, queries)
-    grade = _grades(run, run_q, _judged_by_query(qrels, judged_q, len(queries)))
+    judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
+    grade = _grades(run, run_codes, _judged_by_query(qrels, judged_codes, len(queries)))
+    judged_q, run_q = _per_row(qrels, judged_codes), _per_row(run, run_codes)
     order = _trec_order(run_q, run.value, run.doc_id)
     query, grade = run_q[order], grade[order]
     _warn_about_queries(queries, query, order, run)
