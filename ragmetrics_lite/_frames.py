@@ -94,19 +94,22 @@ def _score_values(values, rows) -> np.ndarray:
                     dtype=float)
 
 
-def _from_frame(frame: pd.DataFrame, columns: list[str], name: str) -> tuple[np.ndarray, np.ndarray, pd.Series]:
+def _from_frame(frame: pd.DataFrame, columns: list[str], name: str) -> tuple:
+    """The id columns as arrays (string, categorical or integer columns as they are), their kinds,
+    and the value column; a missing id is an error naming its row."""
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"{name} DataFrame needs the columns {columns}; missing {missing}")
     query_id, doc_id = frame[columns[0]].to_numpy(), frame[columns[1]].to_numpy()
-    for column, ids in (("query_id", query_id), ("doc_id", doc_id)):
-        if id_kind(ids) in ("string", "integer", "empty"):
+    kinds = id_kind(query_id), id_kind(doc_id)
+    for column, ids, kind in (("query_id", query_id, kinds[0]), ("doc_id", doc_id, kinds[1])):
+        if kind in ("string", "integer", "empty"):
             continue  # no None or NaN among them
         absent = pd.isna(ids)
         if absent.any():
             row = frame[columns].iloc[int(np.argmax(absent))]
             raise ValueError(f"{name} {column} is missing (None or NaN) in the row {row.to_dict()}")
-    return query_id, doc_id, frame[columns[2]]
+    return query_id, doc_id, frame[columns[2]], kinds
 
 
 def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) -> Table:
@@ -128,11 +131,11 @@ def _with_kinds(table: Table) -> Table:
 def qrels_table(qrels) -> Table:
     """Validated judgments as a :class:`Table` (int64 grades); empty judgments are an error."""
     if isinstance(qrels, pd.DataFrame):
-        query_id, doc_id, grades = _from_frame(qrels, QRELS_COLUMNS, "qrels")
+        query_id, doc_id, grades, kinds = _from_frame(qrels, QRELS_COLUMNS, "qrels")
         if len(grades) == 0:
             raise ValueError("qrels is empty (a DataFrame with no rows): there is nothing to evaluate against")
         value = _grade_values(grades, lambda: zip(query_id, doc_id, grades))
-        return _with_kinds(Table("qrels", query_id, None, doc_id, value, False))
+        return Table("qrels", query_id, None, doc_id, value, False, *kinds)
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must be {{query_id: {{doc_id: grade}}}} or a DataFrame, got {type(qrels).__name__}")
     if not qrels:
@@ -166,9 +169,9 @@ def _ranked_as_scores(ranked) -> Mapping:
 def run_table(run) -> Table:
     """Validated run as a :class:`Table` (float64 scores); a run with no rows is valid."""
     if isinstance(run, pd.DataFrame):
-        query_id, doc_id, scores = _from_frame(run, RUN_COLUMNS, "run")
+        query_id, doc_id, scores, kinds = _from_frame(run, RUN_COLUMNS, "run")
         value = _score_values(scores, lambda: zip(query_id, doc_id, scores))
-        return _with_kinds(Table("run", query_id, None, doc_id, value, False))
+        return Table("run", query_id, None, doc_id, value, False, *kinds)
     if not isinstance(run, Mapping):
         raise TypeError(f"run must be {{query_id: {{doc_id: score}}}} or a DataFrame, got {type(run).__name__}")
     inner = [_ranked_as_scores(ranked) for ranked in run.values()]
