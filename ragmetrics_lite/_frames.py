@@ -43,7 +43,7 @@ class Table(NamedTuple):
     name: str  # "qrels" or "run", for error messages
     query_id: np.ndarray
     lengths: np.ndarray | None
-    doc_id: np.ndarray
+    doc_id: np.ndarray | None  # None from a dict: built by ``docs()`` only when needed
     value: np.ndarray  # int64 grades or float64 scores
     pairs_unique: bool  # (query, doc) pairs known to be unique (a dict cannot repeat a key)
     query_kind: str = ""  # id_kind of query_id and of doc_id, inferred once
@@ -53,6 +53,12 @@ class Table(NamedTuple):
     def row_query_ids(self) -> np.ndarray:
         return self.query_id if self.lengths is None else np.repeat(self.query_id, self.lengths)
 
+    def docs(self) -> np.ndarray:
+        """Every row's doc id as an array (from a dict: chained from its mappings)."""
+        if self.doc_id is not None:
+            return self.doc_id
+        return _object_array(chain.from_iterable(self.inner), int(self.lengths.sum()))
+
 
 def _object_array(items, count: int) -> np.ndarray:
     return np.fromiter(items, dtype=object, count=count)
@@ -60,6 +66,25 @@ def _object_array(items, count: int) -> np.ndarray:
 
 def _is_number_type(kind: type) -> bool:
     return issubclass(kind, numbers.Real) and not issubclass(kind, (bool, np.bool_))
+
+
+class _Chained:
+    """The values of many mappings, read in C without building a list."""
+
+    def __init__(self, inner: list[Mapping], count: int):
+        self.inner, self.count = inner, count
+
+    def __iter__(self):
+        return chain.from_iterable(mapping.values() for mapping in self.inner)
+
+    def __len__(self) -> int:
+        return self.count
+
+
+def _as_array(values, dtype) -> np.ndarray:
+    if isinstance(values, _Chained):
+        return np.fromiter(values, dtype=dtype, count=len(values))
+    return np.asarray(values, dtype=dtype).reshape(-1)
 
 
 def _all_numbers(values, integers_only: bool = False) -> bool:
@@ -75,9 +100,9 @@ def _all_numbers(values, integers_only: bool = False) -> bool:
 def _grade_values(values, rows) -> np.ndarray:
     """Grades as int64: integers, or floats with integer values; else the first bad one named."""
     if _all_numbers(values, integers_only=True):
-        return np.asarray(values, dtype=np.int64).reshape(-1)
+        return _as_array(values, np.int64)
     if _all_numbers(values):
-        grades = np.asarray(values, dtype=float).reshape(-1)
+        grades = _as_array(values, float)
         if np.isfinite(grades).all() and (grades == np.round(grades)).all():
             return grades.astype(np.int64)
     return np.array([check_grade(value, f"query {q!r}, document {d!r}") for q, d, value in rows()],
@@ -87,7 +112,7 @@ def _grade_values(values, rows) -> np.ndarray:
 def _score_values(values, rows) -> np.ndarray:
     """Scores as float64, every one finite; else the first bad one named."""
     if _all_numbers(values):
-        scores = np.asarray(values, dtype=float).reshape(-1)
+        scores = _as_array(values, float)
         if np.isfinite(scores).all():
             return scores
     return np.array([check_finite(value, f"score of query {q!r}, document {d!r}") for q, d, value in rows()],
@@ -113,19 +138,30 @@ def _from_frame(frame: pd.DataFrame, columns: list[str], name: str) -> tuple:
 
 
 def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) -> Table:
-    """``{query: {doc: value}}`` as a Table: keys, lengths, chained inner keys and values."""
+    """``{query: {doc: value}}`` as a Table: keys, lengths, and the chained inner values.
+
+    The doc ids stay in the caller's mappings (they serve as the grade lookup);
+    only their types are collected, in one pass.
+    """
     lengths = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
-    total = int(lengths.sum())
     query_id = _object_array(nested, len(nested))
-    doc_id = _object_array(chain.from_iterable(inner), total)
-    values = list(chain.from_iterable(judged.values() for judged in inner))
-    table = Table(name, query_id, lengths, doc_id, np.empty(0), True, inner=inner)
-    rows = lambda: zip(table.row_query_ids(), doc_id, values)  # noqa: E731 (only on the error path)
-    return _with_kinds(table._replace(value=values_to_array(values, rows)))
+    values = _Chained(inner, int(lengths.sum()))
+    table = Table(name, query_id, lengths, None, np.empty(0), True, inner=inner)
+    rows = lambda: zip(table.row_query_ids(), table.docs(), values)  # noqa: E731 (only on the error path)
+    table = table._replace(value=values_to_array(values, rows))
+    return table._replace(query_kind=id_kind(query_id), doc_kind=_kind_of(chain.from_iterable(inner)))
 
 
-def _with_kinds(table: Table) -> Table:
-    return table._replace(query_kind=id_kind(table.query_id), doc_kind=id_kind(table.doc_id))
+def _kind_of(ids) -> str:
+    """``id_kind`` from the set of the ids' types: 'string', 'integer', 'empty' or 'mixed'."""
+    kinds = set(map(type, ids))
+    if not kinds:
+        return "empty"
+    if kinds <= {str}:
+        return "string"
+    if all(issubclass(k, numbers.Integral) and not issubclass(k, (bool, np.bool_)) for k in kinds):
+        return "integer"
+    return "mixed"  # checked id by id, which names the offending id
 
 
 def qrels_table(qrels) -> Table:
@@ -193,10 +229,11 @@ def check_table_id_kinds(qrels: Table, run: Table) -> None:
     """
     for column in ("query_id", "doc_id"):
         kind = column.replace("_id", "_kind")
-        sides = [(f"qrels {column}", getattr(qrels, column)), (f"run {column}", getattr(run, column))]
-        kinds = {getattr(table, kind) for table in (qrels, run) if len(getattr(table, column))}
+        kinds = {getattr(table, kind) for table in (qrels, run)} - {"empty"}
         if kinds <= {"string"} or kinds <= {"integer"}:
             continue
+        sides = [(f"{table.name} {column}", table.query_id if column == "query_id" else table.docs())
+                 for table in (qrels, run)]
         check_id_kinds(*((name, pd.unique(ids)) for name, ids in sides))
 
 
@@ -210,10 +247,10 @@ def as_strings(ids: np.ndarray, kind: str | None = None) -> np.ndarray:
 def qrels_frame(qrels) -> pd.DataFrame:
     """Validated judgments as a DataFrame ``query_id, doc_id, relevance`` (int64)."""
     table = qrels_table(qrels)
-    return pd.DataFrame({"query_id": table.row_query_ids(), "doc_id": table.doc_id, "relevance": table.value})
+    return pd.DataFrame({"query_id": table.row_query_ids(), "doc_id": table.docs(), "relevance": table.value})
 
 
 def run_frame(run) -> pd.DataFrame:
     """Validated run as a DataFrame ``query_id, doc_id, score`` (float64)."""
     table = run_table(run)
-    return pd.DataFrame({"query_id": table.row_query_ids(), "doc_id": table.doc_id, "score": table.value})
+    return pd.DataFrame({"query_id": table.row_query_ids(), "doc_id": table.docs(), "score": table.value})

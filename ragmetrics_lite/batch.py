@@ -66,7 +66,7 @@ def _per_row(table: Table, codes: np.ndarray) -> np.ndarray:
     return codes if table.lengths is None else np.repeat(codes, table.lengths)
 
 
-def _trec_order(query: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.ndarray:
+def _trec_order(query: np.ndarray, score: np.ndarray, docs) -> np.ndarray:
     """Row order: query ascending, then score descending, ties broken by doc id descending.
 
     Two numpy sorts: one by score, then one by the integer ``query * rows +
@@ -85,7 +85,7 @@ def _trec_order(query: np.ndarray, score: np.ndarray, doc_id: np.ndarray) -> np.
         tied[:-1] |= tie
         rows = np.flatnonzero(tied)
         group = np.cumsum(np.r_[True, ~tie])[rows]  # one number per (query, score)
-        by_doc = np.lexsort((-_string_order(doc_id[order[rows]]), group))
+        by_doc = np.lexsort((-_string_order(docs()[order[rows]]), group))
         order[rows] = order[rows][by_doc]
     return order
 
@@ -135,7 +135,7 @@ def _grades(run: Table, codes: np.ndarray, judged: list[dict]) -> np.ndarray:
     if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
         lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(0))
                    for code, mapping in zip(codes.tolist(), run.inner))
-        return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.doc_id))
+        return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))
     query = codes
     grouped = _grouped(run, query)
     docs = run.doc_id[grouped].tolist()
@@ -159,7 +159,7 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
     grade = _grades(run, run_codes, _judged_by_query(qrels, judged_codes, len(queries)))
     judged_q, run_q = _per_row(qrels, judged_codes), _per_row(run, run_codes)
-    order = _trec_order(run_q, run.value, run.doc_id)
+    order = _trec_order(run_q, run.value, run.docs)
     query, grade = run_q[order], grade[order]
     _warn_about_queries(queries, query, order, run)
     scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first
