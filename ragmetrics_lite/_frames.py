@@ -45,7 +45,6 @@ class Table(NamedTuple):
     lengths: np.ndarray | None
     doc_id: np.ndarray | None  # None from a dict: built by ``docs()`` only when needed
     value: np.ndarray  # int64 grades or float64 scores
-    pairs_unique: bool  # (query, doc) pairs known to be unique (a dict cannot repeat a key)
     query_kind: str = ""  # id_kind of query_id and of doc_id, inferred once
     doc_kind: str = ""
     inner: list | None = None  # from a dict: each query's own {doc_id: value} mapping, already checked
@@ -146,7 +145,7 @@ def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) 
     lengths = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
     query_id = _object_array(nested, len(nested))
     values = _Chained(inner, int(lengths.sum()))
-    table = Table(name, query_id, lengths, None, np.empty(0), True, inner=inner)
+    table = Table(name, query_id, lengths, None, np.empty(0), inner=inner)
     rows = lambda: zip(table.row_query_ids(), table.docs(), values)  # noqa: E731 (only on the error path)
     table = table._replace(value=values_to_array(values, rows))
     return table._replace(query_kind=id_kind(query_id), doc_kind=_kind_of(chain.from_iterable(inner)))
@@ -171,7 +170,7 @@ def qrels_table(qrels) -> Table:
         if len(grades) == 0:
             raise ValueError("qrels is empty (a DataFrame with no rows): there is nothing to evaluate against")
         value = _grade_values(grades, lambda: zip(query_id, doc_id, grades))
-        return Table("qrels", query_id, None, doc_id, value, False, *kinds)
+        return Table("qrels", query_id, None, doc_id, value, *kinds)
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must be {{query_id: {{doc_id: grade}}}} or a DataFrame, got {type(qrels).__name__}")
     if not qrels:
@@ -207,7 +206,7 @@ def run_table(run) -> Table:
     if isinstance(run, pd.DataFrame):
         query_id, doc_id, scores, kinds = _from_frame(run, RUN_COLUMNS, "run")
         value = _score_values(scores, lambda: zip(query_id, doc_id, scores))
-        return Table("run", query_id, None, doc_id, value, False, *kinds)
+        return Table("run", query_id, None, doc_id, value, *kinds)
     if not isinstance(run, Mapping):
         raise TypeError(f"run must be {{query_id: {{doc_id: score}}}} or a DataFrame, got {type(run).__name__}")
     inner = [_ranked_as_scores(ranked) for ranked in run.values()]

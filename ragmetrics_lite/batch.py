@@ -129,27 +129,22 @@ def _refuse_duplicate(name: str, query_id, docs: list) -> None:
         seen.add(doc)
 
 
-def _grades(run: Table, codes: np.ndarray, judged: list[dict]) -> np.ndarray:
-    """The grade of every run row: one dict lookup per row, chained in C, query by query."""
+def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]) -> np.ndarray:
+    """The grade of every run row, in ``order``: one dict lookup per row, chained in C, query by query."""
     empty: dict = {}
     if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
         lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(0))
                    for code, mapping in zip(codes.tolist(), run.inner))
-        return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))
-    query = codes
-    grouped = _grouped(run, query)
-    docs = run.doc_id[grouped].tolist()
-    groups = _groups(query[grouped])
-    if not run.pairs_unique:
-        ids = run.row_query_ids()
-        for code, a, b in groups:
-            if len(set(docs[a:b])) < b - a:
-                _refuse_duplicate("run", ids[grouped[a]], docs[a:b])
+        return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))[order]
+    docs = run.doc_id[order].tolist()  # ``order`` groups each query's rows: the lookup follows it
+    groups = _groups(codes[order])
+    ids = run.row_query_ids()
+    for code, a, b in groups:
+        if len(set(docs[a:b])) < b - a:
+            _refuse_duplicate("run", ids[order[a]], docs[a:b])
     lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(0))
                for code, a, b in groups)
-    grade = np.empty(len(docs), dtype=np.int64)
-    grade[grouped] = np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
-    return grade
+    return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
 
 
 def _rank(qrels: Table, run: Table, level: int) -> Ranked:
@@ -157,10 +152,11 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     judged_ids = as_strings(qrels.query_id, qrels.query_kind)
     queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
     judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
-    grade = _grades(run, run_codes, _judged_by_query(qrels, judged_codes, len(queries)))
     judged_q, run_q = _per_row(qrels, judged_codes), _per_row(run, run_codes)
     order = _trec_order(run_q, run.value, run.docs)
-    query, grade = run_q[order], grade[order]
+    grade = _grades(run, run_codes if run.inner is not None else run_q, order,
+                    _judged_by_query(qrels, judged_codes, len(queries)))
+    query = run_q[order]
     _warn_about_queries(queries, query, order, run)
     scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first
     query, grade = query[:scored], grade[:scored]
