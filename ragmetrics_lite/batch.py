@@ -69,14 +69,12 @@ def _per_row(table: Table, codes: np.ndarray) -> np.ndarray:
 def _trec_order(query: np.ndarray, score: np.ndarray, docs) -> np.ndarray:
     """Row order: query ascending, then score descending, ties broken by doc id descending.
 
-    Two numpy sorts: one by score, then one by the integer ``query * rows +
-    position by score``. Only rows whose (query, score) is shared, which sit
-    next to each other, need their doc ids compared as strings.
+    One numpy sort: complex numbers sort by real part, then by imaginary part,
+    so ``query - 1j * score`` sorts by query, then by score descending. Only
+    rows whose (query, score) is shared, which then sit next to each other,
+    need their doc ids compared as strings.
     """
-    by_score = np.argsort(-score)
-    position = np.empty(len(score), dtype=np.int64)
-    position[by_score] = np.arange(len(score))
-    order = np.argsort(query.astype(np.int64) * len(score) + position)
+    order = np.argsort(query - 1j * score)
     q, s = query[order], score[order]
     tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if tie.any():
@@ -99,20 +97,14 @@ def _judged_by_query(qrels: Table, codes: np.ndarray, count: int) -> list[dict]:
         for code, mapping in zip(codes.tolist(), qrels.inner):
             judged[code] = mapping
         return judged
-    query = codes
-    grouped = _grouped(qrels, query)
+    grouped = np.argsort(codes, kind="stable")  # a DataFrame's rows, query by query
     docs, grades = qrels.doc_id[grouped].tolist(), qrels.value[grouped].tolist()
-    ids = qrels.row_query_ids()
-    for code, a, b in _groups(query[grouped]):
+    ids = qrels.query_id
+    for code, a, b in _groups(codes[grouped]):
         judged[code] = dict(zip(docs[a:b], grades[a:b]))
         if len(judged[code]) < b - a:
             _refuse_duplicate("qrels", ids[grouped[a]], docs[a:b])
     return judged
-
-
-def _grouped(table: Table, query: np.ndarray) -> np.ndarray:
-    """Row order that puts each query's rows together (a dict's rows already are)."""
-    return np.arange(len(query)) if table.lengths is not None else np.argsort(query, kind="stable")
 
 
 def _groups(codes: np.ndarray) -> list[tuple[int, int, int]]:
