@@ -17,9 +17,11 @@ Every repetition gets fresh inputs (seed = ``--seed`` + repetition) built
 before its clock starts; within a repetition the contenders run interleaved,
 in an order that rotates between repetitions. Both sides are checked to agree
 on the first repetition before anything is timed. Reported: the median and
-the min-max of wall-clock seconds, and the ratio of the medians (ours /
-reference; below 1 we are faster). The machine may be shared: absolute times
-are noisy, the interleaved ratios much less so.
+the min-max of CPU seconds of this process (``time.process_time``: other work
+on a shared machine disturbs it less than wall-clock time), and the ratio of
+the medians (ours / reference; below 1 we are faster), with the range of the
+per-repetition ratios. Absolute times still vary with the machine's load;
+the interleaved ratios much less.
 """
 from __future__ import annotations
 
@@ -150,16 +152,16 @@ def check_rouge(ours, theirs) -> None:
 
 # --------------------------------------------------------------------------- timing
 def interleaved(make_inputs, contenders: dict, repeats: int, check) -> dict[str, list[float]]:
-    """Wall seconds of each contender over ``repeats`` fresh inputs, run in rotating order."""
+    """CPU seconds of each contender over ``repeats`` fresh inputs, run in rotating order."""
     times = {name: [] for name in contenders}
     names = list(contenders)
     for rep in range(repeats):
         inputs = make_inputs(rep)
         results = {}
         for name in names[rep % len(names):] + names[: rep % len(names)]:
-            start = time.perf_counter()
+            start = time.process_time()
             results[name] = contenders[name](*inputs)
-            times[name].append(time.perf_counter() - start)
+            times[name].append(time.process_time() - start)
         if rep == 0:
             check(results)
     return times
@@ -206,7 +208,7 @@ def main() -> None:
     warnings.simplefilter("ignore", rml.RagMetricsWarning)
     batch = f"{args.queries:,} queries × {args.depth} retrieved, {args.judged} judged"
     text = f"{args.sentences:,} sentences"
-    print("| what | batch | ours, s: median (min–max) | reference, s | ratio of medians (per repetition) |")
+    print("| what | batch | ours, CPU s: median (min–max) | reference, CPU s | ratio of medians (per repetition) |")
     print("|---|---|---|---|---|")
 
     def make(rep):
