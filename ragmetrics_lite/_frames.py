@@ -175,7 +175,7 @@ def qrels_table(qrels) -> Table:
         raise TypeError(f"qrels must be {{query_id: {{doc_id: grade}}}} or a DataFrame, got {type(qrels).__name__}")
     if not qrels:
         raise ValueError("qrels is empty: there is nothing to evaluate against")
-    inner = [_judgments(q, judged) for q, judged in qrels.items()]
+    inner = [judged if type(judged) is dict and judged else _judgments(q, judged) for q, judged in qrels.items()]
     return _flatten(qrels, inner, "qrels", _grade_values)
 
 
@@ -209,7 +209,7 @@ def run_table(run) -> Table:
         return Table("run", query_id, None, doc_id, value, *kinds)
     if not isinstance(run, Mapping):
         raise TypeError(f"run must be {{query_id: {{doc_id: score}}}} or a DataFrame, got {type(run).__name__}")
-    inner = [_ranked_as_scores(ranked) for ranked in run.values()]
+    inner = [ranked if type(ranked) is dict else _ranked_as_scores(ranked) for ranked in run.values()]
     return _flatten(run, inner, "run", _score_values)
 
 
