@@ -55,6 +55,13 @@ def _query_codes(table: Table, queries: pd.Index) -> np.ndarray:
     other queries get codes after them (len(queries), len(queries) + 1, ...) so that their rows
     are still checked."""
     keys = as_strings(table.query_id, table.query_kind)
+    block = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else np.zeros(0, np.int64)
+    if len(block) < len(keys) // 4:  # rows come in blocks of one query: code the first of each block
+        return np.repeat(_codes_of(keys[block], queries), np.diff(np.r_[block, len(keys)]))
+    return _codes_of(keys, queries)
+
+
+def _codes_of(keys: np.ndarray, queries: pd.Index) -> np.ndarray:
     codes = queries.get_indexer(keys)
     unknown = codes < 0
     if unknown.any():
@@ -128,15 +135,19 @@ def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]
         lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(0))
                    for code, mapping in zip(codes.tolist(), run.inner))
         return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))[order]
-    docs = run.doc_id[order].tolist()  # ``order`` groups each query's rows: the lookup follows it
-    groups = _groups(codes[order])
+    starts, _ = _group_bounds(codes)
+    together = len(starts) == len(np.unique(codes[starts]))  # each query's rows already in one block
+    rows = np.arange(len(codes)) if together else order  # else trec_eval's order groups them
+    docs = (run.doc_id if together else run.doc_id[order]).tolist()
+    groups = _groups(codes if together else codes[order])
     ids = run.row_query_ids()
     for code, a, b in groups:
         if len(set(docs[a:b])) < b - a:
-            _refuse_duplicate("run", ids[order[a]], docs[a:b])
+            _refuse_duplicate("run", ids[rows[a]], docs[a:b])
     lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(0))
                for code, a, b in groups)
-    return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
+    grade = np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
+    return grade[order] if together else grade
 
 
 def _rank(qrels: Table, run: Table, level: int) -> Ranked:
