@@ -7,9 +7,10 @@ or a DataFrame with columns ``query_id, doc_id, score``.
 
 Either becomes a :class:`Table` of numpy arrays. A dict of dicts is flattened
 without building a Python tuple per row: its keys, the length of each inner
-dict, and the chained inner keys and values go straight into arrays. A
+dict and the chained inner values go straight into arrays, while the doc ids
+stay in the caller's own mappings, which then serve as the grade lookup. A
 DataFrame column is taken as it is (string, categorical or integer columns
-are not converted to object first).
+are not converted by Python ``str`` or factorized).
 
 The checks are vectorised: a column of the right type is checked with one
 numpy call; only a column that fails is walked value by value, to name the
@@ -241,15 +242,3 @@ def as_strings(ids: np.ndarray, kind: str | None = None) -> np.ndarray:
     if ids.dtype == object and (kind or id_kind(ids)) in ("string", "empty"):
         return ids
     return _object_array(map(str, ids.tolist()), len(ids))
-
-
-def qrels_frame(qrels) -> pd.DataFrame:
-    """Validated judgments as a DataFrame ``query_id, doc_id, relevance`` (int64)."""
-    table = qrels_table(qrels)
-    return pd.DataFrame({"query_id": table.row_query_ids(), "doc_id": table.docs(), "relevance": table.value})
-
-
-def run_frame(run) -> pd.DataFrame:
-    """Validated run as a DataFrame ``query_id, doc_id, score`` (float64)."""
-    table = run_table(run)
-    return pd.DataFrame({"query_id": table.row_query_ids(), "doc_id": table.docs(), "score": table.value})
