@@ -1,10 +1,12 @@
 """ragmetrics_lite: small, readable RAG evaluation metrics, each derived in a notebook.
 
-Retrieval metrics agree with trec_eval per query (``retrieval``, ``evaluate``);
-TREC files are read by ``trec_io``; exercises for the notebooks live in
+Retrieval metrics agree with trec_eval per query (``retrieval``; ``evaluate`` in
+``batch``, over the metric table in ``metric_table``); TREC files are read by ``trec_io``; exercises for the notebooks live in
 ``ragmetrics_lite.exercises``.
 """
-from .evaluate import METRICS, RagMetricsWarning, evaluate, trec_eval_measure
+from ._validation import RagMetricsWarning
+from .batch import evaluate
+from .metric_table import METRICS, trec_eval_measure
 from .retrieval import (
     average_precision,
     dcg_at_k,
@@ -25,7 +27,7 @@ from .bleu_score import (
     closest_reference_length,
     corpus_bleu,
 )
-from .rouge import LCS, Score, lcs, rouge_l, rouge_n
+from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
 from .meteor_score import count_chunks, meteor, meteor_alignment
 from .source_notes import notes_check, same_inputs
 
@@ -57,6 +59,7 @@ __all__ = [
     "SMOOTHING_DEFAULTS",
     "rouge_n",
     "rouge_l",
+    "rouge_scores",
     "lcs",
     "Score",
     "LCS",

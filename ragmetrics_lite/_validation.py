@@ -1,4 +1,4 @@
-"""Input checks shared by every metric.
+"""Input checks shared by every metric, retrieval and text alike.
 
 Each check either returns a clean value or raises a ``TypeError``/``ValueError``
 whose message names the problem, so that a bad input never becomes a silently
@@ -11,20 +11,28 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Collection, Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 __all__ = [
+    "RagMetricsWarning",
     "check_k",
+    "check_length",
     "check_relevance_level",
     "check_grade",
     "check_finite",
     "as_grades",
     "as_ranking",
     "check_id_kinds",
+    "as_tokens",
+    "as_references",
 ]
+
+
+class RagMetricsWarning(UserWarning):
+    """Something in the input was scored by a convention the caller may not expect."""
 
 
 def check_k(k: object, name: str = "k", allow_none: bool = False) -> int | None:
@@ -44,6 +52,25 @@ def check_k(k: object, name: str = "k", allow_none: bool = False) -> int | None:
     if k < 1:
         raise ValueError(f"{name} must be >= 1, got {k}")
     return int(k)
+
+
+def check_length(length: object, name: str) -> int:
+    """Return a length (a count of tokens) as an ``int`` after checking that it is a whole number >= 0.
+
+    A non-integer is a ``TypeError`` and a negative number a ``ValueError``, as in :func:`check_k`.
+
+    >>> check_length(0, "candidate_len")
+    0
+    >>> check_length(2.5, "reference_len")
+    Traceback (most recent call last):
+    ...
+    TypeError: reference_len must be an int, got float 2.5
+    """
+    if isinstance(length, bool) or not isinstance(length, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(length).__name__} {length!r}")
+    if length < 0:
+        raise ValueError(f"{name} must be >= 0, got {length}")
+    return int(length)
 
 
 def check_relevance_level(level: object) -> int:
@@ -190,3 +217,62 @@ def as_ranking(retrieved: object) -> list:
     ids = list(retrieved)
     _refuse_duplicates(ids, "retrieved")
     return ids
+
+
+def as_tokens(tokens: object, name: str = "candidate") -> list[str]:
+    """``tokens`` as a list of non-empty strings without whitespace, or a clear error.
+
+    A bare string is refused: ``"埃菲尔铁塔"`` would otherwise be read as five
+    one-character tokens. Shared by every text metric.
+
+    >>> as_tokens(("的", "高度"))
+    ['的', '高度']
+    >>> as_tokens("高度")
+    Traceback (most recent call last):
+    ...
+    TypeError: candidate must be a list of tokens, not the string '高度'; call tokenize first, e.g. tokenize('高度')
+    """
+    if isinstance(tokens, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a list of tokens, not the string {tokens!r}; "
+            f"call tokenize first, e.g. tokenize({tokens!r})"
+        )
+    if isinstance(tokens, (set, frozenset, Mapping)) or not isinstance(tokens, Iterable):
+        raise TypeError(f"{name} must be a list of tokens, got {type(tokens).__name__}")
+    tokens = list(tokens)
+    for token in tokens:
+        if not isinstance(token, str):
+            raise TypeError(f"every token in {name} must be a str, got {type(token).__name__} {token!r}")
+    if " ".join(tokens).split() != tokens:  # then some token is empty or holds whitespace
+        bad = next(token for token in tokens if token.split() != [token])
+        raise ValueError(
+            f"token {bad!r} in {name} is empty or contains whitespace; "
+            "tokens are single words, as tokenize returns them"
+        )
+    return tokens
+
+
+def as_references(references: object, name: str = "references") -> list[list[str]]:
+    """A non-empty list of token lists (one per reference), or a clear error.
+
+    >>> as_references([["a", "b"], ["c"]])
+    [['a', 'b'], ['c']]
+    >>> as_references(["a", "b"])
+    Traceback (most recent call last):
+    ...
+    TypeError: references must be a list of token lists, one per reference, got a list of strings; for a single reference write [reference]
+    """
+    if isinstance(references, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a list of token lists, not the string {references!r}; call tokenize first"
+        )
+    if not isinstance(references, Sequence):
+        raise TypeError(f"{name} must be a list of token lists, got {type(references).__name__}")
+    if len(references) == 0:
+        raise ValueError(f"{name} must hold at least one reference")
+    if all(isinstance(ref, str) for ref in references):
+        raise TypeError(
+            f"{name} must be a list of token lists, one per reference, got a list of strings; "
+            "for a single reference write [reference]"
+        )
+    return [as_tokens(ref, f"{name}[{k}]") for k, ref in enumerate(references)]

@@ -41,11 +41,13 @@ Derived in ``notebooks/08_bleu.ipynb``.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 
-from ._validation import check_finite, check_k
-from .tokenization import _as_tokens, _ngram_counts
+import numpy as np
+
+from . import _ngrams
+from ._validation import as_references, as_tokens, check_finite, check_k, check_length
+from .tokenization import ngram_counts
 
 __all__ = [
     "SMOOTHING_DEFAULTS",
@@ -58,24 +60,6 @@ __all__ = [
 
 #: Smoothing methods and their default values (sacrebleu's ``BLEU.SMOOTH_DEFAULTS``).
 SMOOTHING_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-
-
-def _as_references(references: object, name: str = "references") -> list[list[str]]:
-    """A non-empty list of token lists, or a clear error."""
-    if isinstance(references, (str, bytes)):
-        raise TypeError(
-            f"{name} must be a list of token lists, not the string {references!r}; call tokenize first"
-        )
-    if not isinstance(references, Sequence):
-        raise TypeError(f"{name} must be a list of token lists, got {type(references).__name__}")
-    if len(references) == 0:
-        raise ValueError(f"{name} must hold at least one reference")
-    if all(isinstance(ref, str) for ref in references):
-        raise TypeError(
-            f"{name} must be a list of token lists, one per reference, got a list of strings; "
-            "for a single reference write [reference]"
-        )
-    return [_as_tokens(ref, f"{name}[{k}]") for k, ref in enumerate(references)]
 
 
 def _check_smoothing(smoothing: str, smooth_value: float | None) -> float | None:
@@ -92,12 +76,6 @@ def _check_smoothing(smoothing: str, smooth_value: float | None) -> float | None
     return smooth_value
 
 
-def _check_length(length: object, name: str) -> int:
-    if isinstance(length, bool) or not isinstance(length, numbers.Integral) or length < 0:
-        raise ValueError(f"{name} must be an int >= 0, got {length!r}")
-    return int(length)
-
-
 def closest_reference_length(candidate_len: int, reference_lens: Sequence[int]) -> int:
     r"""The reference length closest to the candidate's; the shorter one on a tie.
 
@@ -108,8 +86,8 @@ def closest_reference_length(candidate_len: int, reference_lens: Sequence[int]) 
     >>> closest_reference_length(6, [4, 8, 9])
     4
     """
-    c = _check_length(candidate_len, "candidate_len")
-    lengths = [_check_length(r, "reference length") for r in reference_lens]
+    c = check_length(candidate_len, "candidate_len")
+    lengths = [check_length(r, "reference length") for r in reference_lens]
     if not lengths:
         raise ValueError("reference_lens must hold at least one length")
     return min(lengths, key=lambda r: (abs(c - r), r))
@@ -125,8 +103,8 @@ def brevity_penalty(candidate_len: int, reference_len: int) -> float:
     >>> [round(brevity_penalty(c, 6), 4) for c in (6, 5, 7)]
     [1.0, 0.8187, 1.0]
     """
-    c = _check_length(candidate_len, "candidate_len")
-    r = _check_length(reference_len, "reference_len")
+    c = check_length(candidate_len, "candidate_len")
+    r = check_length(reference_len, "reference_len")
     if c >= r:
         return 1.0
     return math.exp(1 - r / c) if c > 0 else 0.0
@@ -136,7 +114,7 @@ def _max_reference_counts(references: list[list[str]], max_n: int) -> dict[tuple
     """For every n-gram (n <= max_n) its largest count in any one reference."""
     merged: dict[tuple[str, ...], int] = {}
     for reference in references:
-        for gram, count in _ngram_counts(reference, max_n, up_to=True).items():
+        for gram, count in ngram_counts(reference, max_n, up_to=True).items():
             if count > merged.get(gram, 0):
                 merged[gram] = count
     return merged
@@ -145,7 +123,7 @@ def _max_reference_counts(references: list[list[str]], max_n: int) -> dict[tuple
 def _clipped_counts(candidate: list[str], reference_counts: dict, max_n: int) -> tuple[list, list]:
     """Clipped matches and candidate n-gram totals for each order 1..max_n."""
     matches, totals = [0] * max_n, [0] * max_n
-    for gram, count in _ngram_counts(candidate, max_n, up_to=True).items():
+    for gram, count in ngram_counts(candidate, max_n, up_to=True).items():
         order = len(gram) - 1
         totals[order] += count
         matches[order] += min(count, reference_counts.get(gram, 0))
@@ -164,8 +142,8 @@ def clipped_precision(candidate: list[str], references: list[list[str]], n: int)
     >>> clipped_precision(["的", "的", "的"], [["的", "高度", "的"]], 1)
     (2, 3)
     """
-    candidate = _as_tokens(candidate, "candidate")
-    references = _as_references(references)
+    candidate = as_tokens(candidate, "candidate")
+    references = as_references(references)
     n = check_k(n, name="n")
     matches, totals = _clipped_counts(candidate, _max_reference_counts(references, n), n)
     return matches[-1], totals[-1]
@@ -238,7 +216,7 @@ def bleu(
     (0.0, 0.3799)
     """
     max_n, value = _check_options(max_n, smoothing, smooth_value, effective_order)
-    stats = _segment_stats(_as_tokens(candidate, "candidate"), _as_references(references), max_n)
+    stats = _segment_stats(as_tokens(candidate, "candidate"), as_references(references), max_n)
     return _score_from_stats(stats, max_n, smoothing, value, effective_order)
 
 
@@ -272,9 +250,41 @@ def corpus_bleu(
         raise ValueError("references must hold one list of references per candidate")
     if len(candidates) == 0:
         raise ValueError("candidates must hold at least one sentence")
-    totals = [0] * (2 + 2 * max_n)
-    for i, (candidate, refs) in enumerate(zip(candidates, references)):
-        candidate = _as_tokens(candidate, f"candidates[{i}]")
-        stats = _segment_stats(candidate, _as_references(refs, f"references[{i}]"), max_n)
-        totals = [a + b for a, b in zip(totals, stats)]
-    return _score_from_stats(totals, max_n, smoothing, value, effective_order)
+    candidates = [as_tokens(candidate, f"candidates[{i}]") for i, candidate in enumerate(candidates)]
+    references = [as_references(refs, f"references[{i}]") for i, refs in enumerate(references)]
+    return _score_from_stats(_corpus_stats(candidates, references, max_n), max_n, smoothing, value, effective_order)
+
+
+def _corpus_stats(candidates: list[list[str]], references: list[list[list[str]]], max_n: int) -> list:
+    """``_segment_stats`` summed over the corpus, with every n-gram of every sentence counted at once.
+
+    Sentences 0..S-1 are the candidates, S.. the references; ``owner`` maps each
+    reference to its candidate. Per order n: the candidate counts, the largest
+    count of the same n-gram in any reference of the same candidate, and their
+    minimum (the clipped matches), summed.
+    """
+    owner = np.repeat(np.arange(len(candidates)), [len(refs) for refs in references])
+    every = candidates + [ref for refs in references for ref in refs]
+    tokens = _ngrams.token_stream(every)
+    size = len(candidates)
+    matches, totals = [], []
+    for _, sentence, code in _ngrams.ngram_codes(tokens, max_n):
+        is_candidate = sentence < size
+        cand_sentence, cand_code, cand_count = _ngrams.counts(sentence[is_candidate], code[is_candidate])
+        ref_sentence, ref_code, ref_count = _ngrams.counts(sentence[~is_candidate], code[~is_candidate])
+        width = int(code.max(initial=0)) + 1
+        ref_key = owner[ref_sentence - size] * width + ref_code  # (candidate, n-gram) of each reference count
+        order = np.argsort(ref_key, kind="stable")
+        keys, first = np.unique(ref_key[order], return_index=True)
+        most = np.maximum.reduceat(ref_count[order], first) if len(first) else np.zeros(0, np.int64)
+        where = np.searchsorted(keys, cand_sentence * width + cand_code)
+        found = where < len(keys)
+        found[found] = keys[where[found]] == (cand_sentence * width + cand_code)[found]
+        clipped = np.minimum(cand_count[found], most[where[found]])
+        matches.append(int(clipped.sum()))
+        totals.append(int(cand_count.sum()))
+    c = tokens.lengths[:size]
+    r_lengths = tokens.lengths[size:]
+    closest = np.lexsort((r_lengths, np.abs(c[owner] - r_lengths), owner))  # per candidate: nearest, then shorter
+    first_of_owner = closest[np.r_[True, owner[closest][1:] != owner[closest][:-1]]]
+    return [int(c.sum()), int(r_lengths[first_of_owner].sum())] + matches + totals

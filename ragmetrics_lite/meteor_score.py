@@ -40,9 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ._validation import check_finite
-from .bleu_score import _as_references
-from .tokenization import _as_tokens
+from ._validation import as_references, as_tokens, check_finite
 
 __all__ = ["meteor", "meteor_alignment", "count_chunks"]
 
@@ -59,7 +57,7 @@ def _as_synonyms(synonyms: object) -> dict[str, set[str]]:
             raise TypeError(f"synonyms keys must be words (str), got {type(word).__name__} {word!r}")
         if isinstance(words, str) or not isinstance(words, Iterable):
             raise TypeError(f"synonyms[{word!r}] must be a list of words, got {words!r}")
-        table.setdefault(word.lower(), set()).update(w.lower() for w in _as_tokens(words, f"synonyms[{word!r}]"))
+        table.setdefault(word.lower(), set()).update(w.lower() for w in as_tokens(words, f"synonyms[{word!r}]"))
     return table
 
 
@@ -102,8 +100,8 @@ def meteor_alignment(
     >>> meteor_alignment(["the", "cat", "sat", "the"], ["The", "mat", "the", "cat"])
     [(0, 0), (1, 3), (3, 2)]
     """
-    cand = [t.lower() for t in _as_tokens(candidate, "candidate")]
-    ref = [t.lower() for t in _as_tokens(reference, "reference")]
+    cand = [t.lower() for t in as_tokens(candidate, "candidate")]
+    ref = [t.lower() for t in as_tokens(reference, "reference")]
     return _align(cand, ref, _as_synonyms(synonyms))
 
 
@@ -167,7 +165,7 @@ def meteor(
     0.9977
     """
     _check_parameters(alpha, beta, gamma)
-    cand = [t.lower() for t in _as_tokens(candidate, "candidate")]
-    refs = [[t.lower() for t in ref] for ref in _as_references(references)]
+    cand = [t.lower() for t in as_tokens(candidate, "candidate")]
+    refs = [[t.lower() for t in ref] for ref in as_references(references)]
     table = _as_synonyms(synonyms)
     return max(_single_meteor(cand, ref, alpha, beta, gamma, table) for ref in refs)

@@ -33,11 +33,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
-from ._validation import check_k
-from .tokenization import _as_tokens, _ngram_counts
+from . import _ngrams
+from ._validation import as_tokens, check_k
+from .tokenization import ngram_counts
 
-__all__ = ["Score", "LCS", "rouge_n", "rouge_l", "lcs"]
+__all__ = ["Score", "LCS", "rouge_n", "rouge_l", "lcs", "rouge_scores"]
 
 
 class Score(NamedTuple):
@@ -81,10 +83,10 @@ def rouge_n(candidate: list[str], reference: list[str], n: int) -> Score:
     >>> rouge_n(cand, ref, 1).recall, round(rouge_n(cand, ref, 2).recall, 4)  # 7/10, 2/9
     (0.7, 0.2222)
     """
-    candidate = _as_tokens(candidate, "candidate")
-    reference = _as_tokens(reference, "reference")
+    candidate = as_tokens(candidate, "candidate")
+    reference = as_tokens(reference, "reference")
     n = check_k(n, name="n")
-    cand_counts, ref_counts = _ngram_counts(candidate, n), _ngram_counts(reference, n)
+    cand_counts, ref_counts = ngram_counts(candidate, n), ngram_counts(reference, n)
     overlap = sum(min(count, cand_counts.get(gram, 0)) for gram, count in ref_counts.items())
     precision = overlap / max(sum(cand_counts.values()), 1)
     recall = overlap / max(sum(ref_counts.values()), 1)
@@ -127,8 +129,8 @@ def lcs(candidate: list[str], reference: list[str]) -> LCS:
     >>> found.pairs
     [(2, 0), (4, 2), (5, 3), (7, 4), (9, 7)]
     """
-    candidate = _as_tokens(candidate, "candidate")
-    reference = _as_tokens(reference, "reference")
+    candidate = as_tokens(candidate, "candidate")
+    reference = as_tokens(reference, "reference")
     table = _lcs_table(candidate, reference)
     i, j = len(candidate), len(reference)
     path, pairs = [(i, j)], []
@@ -160,10 +162,90 @@ def rouge_l(candidate: list[str], reference: list[str]) -> Score:
     >>> [round(x, 4) for x in rouge_l(cand, ref)]  # 5/12, 5/10
     [0.4167, 0.5, 0.4545]
     """
-    candidate = _as_tokens(candidate, "candidate")
-    reference = _as_tokens(reference, "reference")
+    candidate = as_tokens(candidate, "candidate")
+    reference = as_tokens(reference, "reference")
     if not candidate or not reference:
         return Score(0.0, 0.0, 0.0)
     length = int(_lcs_table(candidate, reference)[-1, -1])
     precision, recall = length / len(candidate), length / len(reference)
     return Score(precision, recall, _fmeasure(precision, recall))
+
+
+def _fmeasures(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    total = precision + recall
+    out = np.zeros(len(total))
+    np.divide(2 * precision * recall, total, out=out, where=total > 0)
+    return out
+
+
+def _batch_lcs(tokens: _ngrams.Tokens, pairs: int, chunk: int = 256) -> np.ndarray:
+    """LCS length of every (candidate i, reference i): the row-at-a-time table of ``_lcs_table``,
+    filled for a chunk of pairs at once (pairs sorted by length, padding that never matches)."""
+    starts = np.cumsum(tokens.lengths) - tokens.lengths
+    lengths = np.empty(pairs, dtype=np.int64)
+    by_size = np.argsort(tokens.lengths[:pairs] * tokens.lengths[pairs:], kind="stable")
+    for group in np.array_split(by_size, max(1, -(-pairs // chunk))):
+        if len(group) == 0:
+            continue
+        cand_len, ref_len = tokens.lengths[group], tokens.lengths[pairs + group]
+        cand = np.full((len(group), int(cand_len.max(initial=0))), -1)
+        ref = np.full((len(group), int(ref_len.max(initial=0))), -2)
+        for matrix, first, size in ((cand, starts[group], cand_len), (ref, starts[pairs + group], ref_len)):
+            row, col = np.nonzero(np.arange(matrix.shape[1]) < size[:, None])
+            matrix[row, col] = tokens.ids[first[row] + col]
+        above = np.zeros((len(group), ref.shape[1] + 1), dtype=np.int64)
+        for i in range(cand.shape[1]):
+            best = np.where(ref == cand[:, i:i + 1], above[:, :-1] + 1, above[:, 1:])
+            above[:, 1:] = np.maximum.accumulate(best, axis=1)
+        lengths[group] = above[np.arange(len(group)), ref_len]
+    return lengths
+
+
+def rouge_scores(candidates: list[list[str]], references: list[list[str]], orders=(1, 2), with_lcs: bool = True) -> pd.DataFrame:
+    """ROUGE-N for each order in ``orders`` (and ROUGE-L) of every (candidate, reference) pair at once.
+
+    One row per pair, columns ``rouge1_precision, rouge1_recall, rouge1_fmeasure,
+    ..., rougeL_fmeasure``; each equals :func:`rouge_n` / :func:`rouge_l` of the pair
+    (rouge-score's ``RougeScorer(["rouge1", "rouge2", "rougeL"]).score`` looped).
+    The n-grams of the whole batch are counted at once with numpy, and the LCS
+    tables of many pairs are filled together.
+
+    >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
+    >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]
+    >>> rouge_scores([cand, ref], [ref, ref])[["rouge1_recall", "rouge2_recall", "rougeL_recall"]].round(4)
+       rouge1_recall  rouge2_recall  rougeL_recall
+    0            0.7         0.2222            0.5
+    1            1.0         1.0000            1.0
+    """
+    if isinstance(candidates, (str, bytes)) or isinstance(references, (str, bytes)):
+        raise TypeError("candidates and references must be lists of token lists; call tokenize on each text")
+    candidates = [as_tokens(c, f"candidates[{i}]") for i, c in enumerate(candidates)]
+    references = [as_tokens(r, f"references[{i}]") for i, r in enumerate(references)]
+    if len(candidates) != len(references):
+        raise ValueError(f"got {len(candidates)} candidates but {len(references)} references: one reference per candidate")
+    orders = [check_k(n, name="n") for n in orders]
+    pairs = len(candidates)
+    tokens = _ngrams.token_stream(candidates + references)
+    columns = {}
+    counted = {n: (sentence, code) for n, sentence, code in _ngrams.ngram_codes(tokens, max(orders, default=0))
+               if n in orders}
+    for n in orders:
+        sentence, code = counted[n]
+        width = int(code.max(initial=0)) + 1
+        ours = sentence < pairs
+        c_pair, c_code, c_count = _ngrams.counts(sentence[ours], code[ours])
+        r_pair, r_code, r_count = _ngrams.counts(sentence[~ours] - pairs, code[~ours])
+        _, in_c, in_r = np.intersect1d(c_pair * width + c_code, r_pair * width + r_code, return_indices=True)
+        overlap = np.bincount(c_pair[in_c], weights=np.minimum(c_count[in_c], r_count[in_r]), minlength=pairs)
+        grams = np.maximum(tokens.lengths - n + 1, 0)
+        precision = overlap / np.maximum(grams[:pairs], 1)
+        recall = overlap / np.maximum(grams[pairs:], 1)
+        columns.update({f"rouge{n}_precision": precision, f"rouge{n}_recall": recall,
+                        f"rouge{n}_fmeasure": _fmeasures(precision, recall)})
+    if with_lcs:
+        length = _batch_lcs(tokens, pairs).astype(float)
+        precision = np.divide(length, tokens.lengths[:pairs], out=np.zeros(pairs), where=tokens.lengths[:pairs] > 0)
+        recall = np.divide(length, tokens.lengths[pairs:], out=np.zeros(pairs), where=tokens.lengths[pairs:] > 0)
+        columns.update({"rougeL_precision": precision, "rougeL_recall": recall,
+                        "rougeL_fmeasure": _fmeasures(precision, recall)})
+    return pd.DataFrame(columns)

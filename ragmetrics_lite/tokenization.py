@@ -35,12 +35,11 @@ import threading
 import unicodedata
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Mapping
 from importlib import resources
 
-from ._validation import check_k
+from ._validation import as_tokens, check_k
 
-__all__ = ["tokenize", "word_list_entries", "ngrams"]
+__all__ = ["tokenize", "word_list_entries", "ngrams", "ngram_counts"]
 
 _WORD_LIST_FILE = "jieba_words.txt"
 _LOCK = threading.Lock()
@@ -121,36 +120,20 @@ def tokenize(text: str, *, keep_punct: bool = False, word_list: bool = True) -> 
     return [w for w in words if w.strip() and (keep_punct or not _is_punct_or_symbol(w))]
 
 
-def _as_tokens(tokens: object, name: str = "candidate") -> list[str]:
-    """``tokens`` as a list of non-empty strings without whitespace, or a clear error.
+_as_tokens = as_tokens  # the old private name, kept for code that imported it
 
-    A bare string is refused: ``"埃菲尔铁塔"`` would otherwise be read as five
-    one-character tokens.
+
+def ngram_counts(tokens: list[str], n: int, up_to: bool = False) -> Counter:
+    """How often each n-gram (a tuple of n tokens) occurs; with ``up_to``, every order 1..n.
+
+    >>> ngram_counts(["a", "b", "a", "b"], 2)
+    Counter({('a', 'b'): 2, ('b', 'a'): 1})
     """
-    if isinstance(tokens, (str, bytes)):
-        raise TypeError(
-            f"{name} must be a list of tokens, not the string {tokens!r}; "
-            f"call tokenize first, e.g. tokenize({tokens!r})"
-        )
-    if isinstance(tokens, (set, frozenset, Mapping)) or not isinstance(tokens, Iterable):
-        raise TypeError(f"{name} must be a list of tokens, got {type(tokens).__name__}")
-    tokens = list(tokens)
-    for token in tokens:
-        if not isinstance(token, str):
-            raise TypeError(f"every token in {name} must be a str, got {type(token).__name__} {token!r}")
-    if " ".join(tokens).split() != tokens:  # then some token is empty or holds whitespace
-        bad = next(token for token in tokens if token.split() != [token])
-        raise ValueError(
-            f"token {bad!r} in {name} is empty or contains whitespace; "
-            "tokens are single words, as tokenize returns them"
-        )
-    return tokens
-
-
-def _ngram_counts(tokens: list[str], n: int, up_to: bool = False) -> Counter:
-    """How often each n-gram (a tuple of n tokens) occurs; with ``up_to``, every order 1..n."""
     orders = range(1, n + 1) if up_to else (n,)
     return Counter([tuple(tokens[i : i + k]) for k in orders for i in range(len(tokens) - k + 1)])
+
+
+_ngram_counts = ngram_counts  # the old private name, kept for code that imported it
 
 
 def ngrams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
@@ -163,6 +146,6 @@ def ngrams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
     >>> ngrams(["米"], 2)
     []
     """
-    tokens = _as_tokens(tokens, "tokens")
+    tokens = as_tokens(tokens, "tokens")
     n = check_k(n, name="n")
     return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]

@@ -10,9 +10,17 @@ nested dicts.
 * Fields are split on any whitespace. A line whose first non-blank character
   is ``#`` is a comment; a ``#`` anywhere else is part of an id.
 * Errors name the file and the line number.
+
+The same readers take CSV (``.csv``, a header row naming ``query_id, doc_id``
+and ``relevance`` or ``score``; other columns are ignored) and JSON Lines
+(``.jsonl``, one object per line with those keys), so that the command line
+``python -m ragmetrics_lite evaluate`` reads what a learner's own pipeline
+writes.
 """
 from __future__ import annotations
 
+import csv
+import json
 import math
 import os
 from collections.abc import Iterator
@@ -51,8 +59,73 @@ def _refuse_duplicate(seen: dict, key: tuple[str, str], number: int, where: str)
     seen[key] = number
 
 
+def _table_rows(path, value_column: str) -> Iterator[tuple[str, int, str, str, str]]:
+    """``(where, line, query_id, doc_id, value text)`` from a CSV or JSON Lines file."""
+    name = os.fspath(path)
+    wanted = ["query_id", "doc_id", value_column]
+    with open(path, encoding="utf-8", newline="") as handle:
+        if name.endswith(".csv"):
+            reader = csv.DictReader(handle)
+            missing = [c for c in wanted if c not in (reader.fieldnames or [])]
+            if missing:
+                raise ValueError(f"{name}, line 1: the CSV header needs the columns {wanted}; missing {missing}")
+            for row in reader:
+                where = f"{name}, line {reader.line_num}"
+                if None in row.values() or None in row:
+                    raise ValueError(f"{where}: expected {len(reader.fieldnames)} fields as in the header")
+                yield where, reader.line_num, row["query_id"], row["doc_id"], row[value_column]
+            return
+        for number, line in enumerate(handle, start=1):
+            where = f"{name}, line {number}"
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
+            if not isinstance(row, dict) or any(c not in row for c in wanted):
+                raise ValueError(f"{where}: a JSON Lines row is an object with the keys {wanted}, got {line.strip()!r}")
+            ids = [row["query_id"], row["doc_id"]]
+            if not all(isinstance(i, (str, int)) and not isinstance(i, bool) for i in ids):
+                raise ValueError(f"{where}: query_id and doc_id must be strings or integers, got {ids!r}")
+            yield where, number, str(ids[0]), str(ids[1]), str(row[value_column])
+
+
+def _read(path, value_column: str, parse_line) -> list[tuple[str, str, float | int]]:
+    """Rows of a TREC, CSV (``.csv``) or JSON Lines (``.jsonl``) file, duplicates refused."""
+    integer = value_column == "relevance"
+    rows, seen = [], {}
+    if os.fspath(path).endswith((".csv", ".jsonl")):
+        lines = ((w, n, q, d, v) for w, n, q, d, v in _table_rows(path, value_column))
+    else:
+        lines = ((f"{os.fspath(path)}, line {n}", n, *parse_line(f"{os.fspath(path)}, line {n}", fields))
+                 for n, fields in _lines(path))
+    for where, number, query_id, doc_id, text in lines:
+        _refuse_duplicate(seen, (query_id, doc_id), number, where)
+        rows.append((query_id, doc_id, _number(text, value_column, where, integer=integer)))
+    return rows
+
+
+def _qrels_line(where: str, fields: list[str]) -> tuple[str, str, str]:
+    if len(fields) != 4:
+        raise ValueError(
+            f"{where}: a qrels line has 4 fields (query_id iteration doc_id relevance), "
+            f"found {len(fields)}: {' '.join(fields)!r}"
+        )
+    return fields[0], fields[2], fields[3]
+
+
+def _run_line(where: str, fields: list[str]) -> tuple[str, str, str]:
+    if len(fields) < 6:
+        raise ValueError(
+            f"{where}: a run line has 6 fields (query_id Q0 doc_id rank score tag), "
+            f"found {len(fields)}: {' '.join(fields)!r}"
+        )
+    return fields[0], fields[2], fields[4]
+
+
 def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
-    """Read a TREC qrels file into columns ``query_id, doc_id, relevance``.
+    """Read a TREC qrels file (or ``.csv`` / ``.jsonl``) into columns ``query_id, doc_id, relevance``.
 
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "qrels"
@@ -60,23 +133,13 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
     >>> read_qrels(f).values.tolist()
     [['q1', 'd1', 2], ['q1', 'd#2', 0]]
     """
-    rows, seen = [], {}
-    for number, fields in _lines(path):
-        where = f"{os.fspath(path)}, line {number}"
-        if len(fields) != 4:
-            raise ValueError(
-                f"{where}: a qrels line has 4 fields (query_id iteration doc_id relevance), "
-                f"found {len(fields)}: {' '.join(fields)!r}"
-            )
-        query_id, _, doc_id, grade = fields
-        _refuse_duplicate(seen, (query_id, doc_id), number, where)
-        rows.append((query_id, doc_id, _number(grade, "relevance", where, integer=True)))
+    rows = _read(path, "relevance", _qrels_line)
     frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "relevance"])
     return frame.astype({"query_id": object, "doc_id": object, "relevance": "int64"})
 
 
 def read_run(path: str | os.PathLike) -> pd.DataFrame:
-    """Read a TREC run file into columns ``query_id, doc_id, score``.
+    """Read a TREC run file (or ``.csv`` / ``.jsonl``) into columns ``query_id, doc_id, score``.
 
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "run"
@@ -84,16 +147,6 @@ def read_run(path: str | os.PathLike) -> pd.DataFrame:
     >>> read_run(f).values.tolist()
     [['q1', 'd1', 2.5], ['q1', 'd2', 1.0]]
     """
-    rows, seen = [], {}
-    for number, fields in _lines(path):
-        where = f"{os.fspath(path)}, line {number}"
-        if len(fields) < 6:
-            raise ValueError(
-                f"{where}: a run line has 6 fields (query_id Q0 doc_id rank score tag), "
-                f"found {len(fields)}: {' '.join(fields)!r}"
-            )
-        query_id, _, doc_id, _, score = fields[:5]
-        _refuse_duplicate(seen, (query_id, doc_id), number, where)
-        rows.append((query_id, doc_id, _number(score, "score", where, integer=False)))
+    rows = _read(path, "score", _run_line)
     frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
     return frame.astype({"query_id": object, "doc_id": object, "score": "float64"})

@@ -78,15 +78,36 @@ def test_dcg_bad_k_and_grades():
         dcg_at_k([1, 1.5], 2)
 
 
-@pytest.mark.parametrize("metric, fragment", [
-    ("recall@0", "must be >= 1"),
-    ("ndcg@0", "must be >= 1"),
-    ("ndcg@2.5", "unknown metric 'ndcg@2.5'"),
-    ("precision@-1", "unknown metric 'precision@-1'"),
-])
-def test_bad_cut_off_in_a_metric_name(metric, fragment):
-    with raises(ValueError, fragment):
+@pytest.mark.parametrize("metric", ["recall@0", "ndcg@0", "ndcg@2.5", "precision@-1", "ndcg@-1", "map@", "mrr@ 5"])
+def test_bad_cut_off_in_a_metric_name(metric):
+    """A known metric with a bad k is named as a bad cut-off, not as an unknown metric."""
+    family = metric.split("@")[0]
+    with raises(ValueError, f"bad cut-off in {metric!r}: k must be a whole number >= 1, e.g. '{family}@10'"):
         evaluate(QRELS, RUN, [metric])
+
+
+# one error type per mistake in every module: a non-integer count is a TypeError, a too small one a ValueError
+def _text_calls(value):
+    from ragmetrics_lite import bleu, brevity_penalty, clipped_precision, closest_reference_length, ngrams, rouge_n
+    tokens = ["a", "b"]
+    return {
+        "recall_at_k k": lambda: recall_at_k({"d1": 1}, ["d1"], value),
+        "evaluate relevance_level": lambda: evaluate(QRELS, RUN, relevance_level=value),
+        "ngrams n": lambda: ngrams(tokens, value),
+        "rouge_n n": lambda: rouge_n(tokens, tokens, value),
+        "bleu max_n": lambda: bleu(tokens, [tokens], max_n=value),
+        "clipped_precision n": lambda: clipped_precision(tokens, [tokens], value),
+        "brevity_penalty length": lambda: brevity_penalty(value - 1, 2),
+        "closest_reference_length length": lambda: closest_reference_length(2, [value - 1]),
+    }
+
+
+@pytest.mark.parametrize("call", list(_text_calls(1)))
+def test_one_error_type_per_mistake_across_modules(call):
+    with pytest.raises(TypeError, match="must be an int, got float"):
+        _text_calls(2.5)[call]()
+    with pytest.raises(ValueError, match="must be >= "):
+        _text_calls(-3)[call]()
 
 
 # --------------------------------------------------------------------------- ids and collections

@@ -193,10 +193,12 @@ def test_corpus_bleu_refuses_bad_input():
 
 
 def test_length_helpers_refuse_bad_input():
-    with pytest.raises(ValueError, match="candidate_len"):
+    with pytest.raises(ValueError, match="candidate_len must be >= 0, got -1"):
         brevity_penalty(-1, 3)
-    with pytest.raises(ValueError, match="reference_len"):
+    with pytest.raises(TypeError, match="reference_len must be an int, got float 2.5"):
         brevity_penalty(3, 2.5)
+    with pytest.raises(TypeError, match="reference length must be an int"):
+        closest_reference_length(3, [2, "4"])
     with pytest.raises(ValueError, match="at least one length"):
         closest_reference_length(3, [])
 
@@ -293,3 +295,22 @@ def test_bleu_works_with_the_references_blocked():
         """
     )
     assert out == "0.7071 0.3799 (3, 5) 0.8187 4 ['add-k', 'exp', 'floor', 'none']\n"
+
+
+# --- the batch path: corpus statistics counted at once equal the per-sentence sums ---------------
+@pytest.mark.parametrize("seed", range(12))
+def test_corpus_statistics_equal_the_sum_of_sentence_statistics(seed):
+    import random
+
+    from ragmetrics_lite.bleu_score import _corpus_stats, _segment_stats
+
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(rng.choice([2, 3, 5, 50]))]
+    candidates = [rng.choices(vocabulary, k=rng.randint(0, 8)) for _ in range(rng.randint(1, 40))]
+    references = [[rng.choices(vocabulary, k=rng.randint(0, 8)) for _ in range(rng.randint(1, 3))]
+                  for _ in candidates]
+    for max_n in (1, 2, 4):
+        summed = [0] * (2 + 2 * max_n)
+        for candidate, refs in zip(candidates, references):
+            summed = [a + b for a, b in zip(summed, _segment_stats(candidate, refs, max_n))]
+        assert _corpus_stats(candidates, references, max_n) == summed

@@ -187,3 +187,37 @@ def test_rouge_works_with_the_references_blocked():
     assert out == (
         "0.7 0.2222 [0.4167, 0.5, 0.4545] 5 ['埃菲尔铁塔', '330', '米', '是', '的'] (13, 11) True True\n"
     )
+
+
+# --- the batch path: every pair at once equals the per-pair functions ---------------------------
+@pytest.mark.parametrize("seed", range(12))
+def test_rouge_scores_equals_the_per_pair_functions(seed):
+    import random
+
+    from ragmetrics_lite import rouge_scores
+
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(rng.choice([2, 3, 5, 50]))]  # tiny vocabularies: many repeats
+    candidates = [rng.choices(vocabulary, k=rng.randint(0, 12)) for _ in range(rng.randint(1, 300))]
+    references = [rng.choices(vocabulary, k=rng.randint(0, 12)) for _ in candidates]
+    batch = rouge_scores(candidates, references, orders=(1, 2, 3))
+    assert len(batch) == len(candidates)
+    for i, (candidate, reference) in enumerate(zip(candidates, references)):
+        for n in (1, 2, 3):
+            want = rouge_n(candidate, reference, n)
+            got = [batch.loc[i, f"rouge{n}_{field}"] for field in want._fields]
+            assert max(abs(a - b) for a, b in zip(got, want)) <= 1e-12, (i, n)
+        want = rouge_l(candidate, reference)
+        got = [batch.loc[i, f"rougeL_{field}"] for field in want._fields]
+        assert max(abs(a - b) for a, b in zip(got, want)) <= 1e-12, (i, "L")
+
+
+def test_rouge_scores_refuses_bad_input():
+    from ragmetrics_lite import rouge_scores
+
+    with pytest.raises(ValueError, match="one reference per candidate"):
+        rouge_scores([["a"]], [])
+    with pytest.raises(TypeError, match="call tokenize first"):
+        rouge_scores(["a b"], [["a"]])
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        rouge_scores([["a"]], [["a"]], orders=(0,))

@@ -1,0 +1,234 @@
+"""Evaluate a whole run against judgments: one row per query, one column per metric.
+
+Reference replicated: ``trec_eval -c -q`` (``pytrec_eval.RelevanceEvaluator``),
+computed with numpy over every (query, rank) row at once instead of a Python
+loop per query. The equivalent call is::
+
+    pytrec_eval.RelevanceEvaluator(qrels, {"recall.5", "P.5", "success.5",
+        "recip_rank", "map", "ndcg_cut.10"}, relevance_level=1).evaluate(run)
+
+Differences from ``pytrec_eval`` (not from trec_eval): scores compare as
+float64, as in trec_eval 10, where pytrec_eval still rounds them to float32;
+every qrels query is scored, a query absent from the run scoring 0 (trec_eval
+``-c``), where pytrec_eval leaves it out.
+
+The metrics themselves, one kernel each, are declared in ``metric_table.py``;
+this module puts the run in trec_eval's order and attaches the grades.
+"""
+from __future__ import annotations
+
+import warnings
+from itertools import chain, repeat
+
+import numpy as np
+import pandas as pd
+
+from ._frames import Table, as_strings, check_table_id_kinds, qrels_table, run_table
+from ._validation import RagMetricsWarning, check_relevance_level
+from .metric_table import DEFAULT_METRICS, METRICS, Ranked, known_metrics, parse_metric
+
+__all__ = ["evaluate", "RagMetricsWarning"]
+
+
+def _group_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each run of equal, already sorted codes."""
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else np.zeros(0, np.int64)
+    return starts, np.r_[starts[1:], len(codes)].astype(np.int64)
+
+
+def _rank_within(codes: np.ndarray) -> np.ndarray:
+    """1-based position of each row within its run of equal, already sorted codes."""
+    starts, ends = _group_bounds(codes)
+    return np.arange(len(codes)) - np.repeat(starts, ends - starts) + 1
+
+
+def _string_order(ids: np.ndarray) -> np.ndarray:
+    """Each id's position among the distinct ids sorted as strings (code point = UTF-8 byte order)."""
+    codes, distinct = pd.factorize(as_strings(ids))
+    position = np.empty(len(distinct), dtype=np.int64)
+    position[np.argsort(np.asarray(distinct, dtype=str), kind="stable")] = np.arange(len(distinct))
+    return position[codes]
+
+
+def _query_codes(table: Table, queries: pd.Index) -> np.ndarray:
+    """Per entry of ``table.query_id``: the position of its query among the judged ``queries``;
+    other queries get codes after them (len(queries), len(queries) + 1, ...) so that their rows
+    are still checked."""
+    keys = as_strings(table.query_id, table.query_kind)
+    block = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else np.zeros(0, np.int64)
+    if len(block) < len(keys) // 4:  # rows come in blocks of one query: code the first of each block
+        return np.repeat(_codes_of(keys[block], queries), np.diff(np.r_[block, len(keys)]))
+    return _codes_of(keys, queries)
+
+
+def _codes_of(keys: np.ndarray, queries: pd.Index) -> np.ndarray:
+    codes = queries.get_indexer(keys)
+    unknown = codes < 0
+    if unknown.any():
+        codes[unknown] = len(queries) + pd.factorize(keys[unknown])[0]
+    return codes
+
+
+def _per_row(table: Table, codes: np.ndarray) -> np.ndarray:
+    return codes if table.lengths is None else np.repeat(codes, table.lengths)
+
+
+def _trec_order(query: np.ndarray, score: np.ndarray, docs) -> np.ndarray:
+    """Row order: query ascending, then score descending, ties broken by doc id descending.
+
+    One numpy sort: complex numbers sort by real part, then by imaginary part,
+    so ``query - 1j * score`` sorts by query, then by score descending. Only
+    rows whose (query, score) is shared, which then sit next to each other,
+    need their doc ids compared as strings.
+    """
+    order = np.argsort(query - 1j * score)
+    q, s = query[order], score[order]
+    tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if tie.any():
+        tied = np.zeros(len(order), dtype=bool)
+        tied[1:] |= tie
+        tied[:-1] |= tie
+        rows = np.flatnonzero(tied)
+        group = np.cumsum(np.r_[True, ~tie])[rows]  # one number per (query, score)
+        by_doc = np.lexsort((-_string_order(docs()[order[rows]]), group))
+        order[rows] = order[rows][by_doc]
+    return order
+
+
+def _judged_by_query(qrels: Table, codes: np.ndarray, count: int) -> list[dict]:
+    """Per judged query, ``{doc_id: grade}``; a repeated (query, document) row is an error.
+
+    From a dict, each query's own (already checked) mapping serves as it is."""
+    judged = [{} for _ in range(count)]
+    if qrels.inner is not None:
+        for code, mapping in zip(codes.tolist(), qrels.inner):
+            judged[code] = mapping
+        return judged
+    grouped = np.argsort(codes, kind="stable")  # a DataFrame's rows, query by query
+    docs, grades = qrels.doc_id[grouped].tolist(), qrels.value[grouped].tolist()
+    ids = qrels.query_id
+    for code, a, b in _groups(codes[grouped]):
+        judged[code] = dict(zip(docs[a:b], grades[a:b]))
+        if len(judged[code]) < b - a:
+            _refuse_duplicate("qrels", ids[grouped[a]], docs[a:b])
+    return judged
+
+
+def _groups(codes: np.ndarray) -> list[tuple[int, int, int]]:
+    """``(code, start, end)`` of each run of equal codes."""
+    starts, ends = _group_bounds(codes)
+    return list(zip(codes[starts].tolist(), starts.tolist(), ends.tolist()))
+
+
+def _refuse_duplicate(name: str, query_id, docs: list) -> None:
+    seen = set()
+    for doc in docs:
+        if doc in seen:
+            raise ValueError(f"{name} has more than one row for query {query_id!r}, document {doc!r}")
+        seen.add(doc)
+
+
+def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]) -> np.ndarray:
+    """The grade of every run row, in ``order``: one dict lookup per row, chained in C, query by query."""
+    empty: dict = {}
+    if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
+        lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(0))
+                   for code, mapping in zip(codes.tolist(), run.inner))
+        return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))[order]
+    starts, _ = _group_bounds(codes)
+    together = len(starts) == len(np.unique(codes[starts]))  # each query's rows already in one block
+    rows = np.arange(len(codes)) if together else order  # else trec_eval's order groups them
+    docs = (run.doc_id if together else run.doc_id[order]).tolist()
+    groups = _groups(codes if together else codes[order])
+    ids = run.row_query_ids()
+    for code, a, b in groups:
+        if len(set(docs[a:b])) < b - a:
+            _refuse_duplicate("run", ids[rows[a]], docs[a:b])
+    lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(0))
+               for code, a, b in groups)
+    grade = np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
+    return grade[order] if together else grade
+
+
+def _rank(qrels: Table, run: Table, level: int) -> Ranked:
+    """Order the run as trec_eval does and attach the grades (and warn about unmatched queries)."""
+    judged_ids = as_strings(qrels.query_id, qrels.query_kind)
+    queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
+    judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
+    judged_q, run_q = _per_row(qrels, judged_codes), _per_row(run, run_codes)
+    order = _trec_order(run_q, run.value, run.docs)
+    grade = _grades(run, run_codes if run.inner is not None else run_q, order,
+                    _judged_by_query(qrels, judged_codes, len(queries)))
+    query = run_q[order]
+    _warn_about_queries(queries, query, order, run)
+    scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first
+    query, grade = query[:scored], grade[:scored]
+
+    grades = qrels.value
+    num_relevant = np.bincount(judged_q, weights=grades >= level, minlength=len(queries))
+    positive = grades > 0
+    ideal = np.lexsort((-grades[positive], judged_q[positive]))
+    ideal_query, ideal_grade = judged_q[positive][ideal], grades[positive][ideal]
+    return Ranked(queries, query, _rank_within(query), grade, grade >= level,
+                  num_relevant, ideal_query, _rank_within(ideal_query), ideal_grade)
+
+
+def _warn_about_queries(queries: pd.Index, query: np.ndarray, order: np.ndarray, run: Table) -> None:
+    """One warning for judged queries without results, one for run queries without judgments."""
+    scored = int(np.searchsorted(query, len(queries)))
+    missing = [queries[i] for i in np.flatnonzero(np.bincount(query[:scored], minlength=len(queries)) == 0)]
+    extra = sorted(set(as_strings(run.row_query_ids()[order[scored:]]))) if scored < len(query) else []
+    if missing:
+        warnings.warn(
+            f"{len(missing)} of {len(queries)} judged queries have no results in the run and "
+            f"score 0 on every metric (trec_eval -c): {_preview(missing)}",
+            RagMetricsWarning, stacklevel=4)
+    if extra:
+        warnings.warn(
+            f"{len(extra)} run queries have no judgments and are ignored: {_preview(extra)}",
+            RagMetricsWarning, stacklevel=4)
+
+
+def _preview(ids: list[str], most: int = 5) -> str:
+    shown = ", ".join(repr(i) for i in ids[:most])
+    return shown + (f" and {len(ids) - most} more" if len(ids) > most else "")
+
+
+def evaluate(qrels, run, metrics=DEFAULT_METRICS, relevance_level: int = 1) -> pd.DataFrame:
+    """Score every judged query; ``evaluate(...).mean()`` is the report.
+
+    ``qrels``: ``{query_id: {doc_id: grade}}`` or a DataFrame ``query_id, doc_id,
+    relevance`` (or ``{query_id: [relevant ids]}``, grade 1 each). ``run``:
+    ``{query_id: {doc_id: score}}``, a DataFrame ``query_id, doc_id, score``, or
+    ``{query_id: [ids, best first]}`` (a list keeps its order). The run is
+    ordered by score descending, ties broken by doc id descending (compared as
+    strings), as trec_eval does. A judged query with no results (also an empty
+    run) scores 0 on every metric, with a warning.
+    Metric names ({known}) come from ``metric_table.METRICS``.
+    Derived notebook by notebook in ``notebooks/01``-``07``; first used in
+    ``notebooks/00_rag_evaluation_map.ipynb``.
+
+    >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d9": 2}}
+    >>> run = {"q1": {"d1": 0.9, "d3": 0.8, "d2": 0.7}, "q2": {"d4": 0.5, "d9": 0.4}}
+    >>> evaluate(qrels, run, ["precision@2", "mrr", "map"])
+              precision@2  mrr       map
+    query_id
+    q1                0.5  1.0  0.833333
+    q2                0.5  0.5  0.500000
+    >>> evaluate({"q1": {"d2"}}, {"q1": ["d1", "d2"]}, ["mrr"])["mrr"].tolist()
+    [0.5]
+    """
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    parsed = [parse_metric(name) for name in metrics]
+    if len(set(metrics)) != len(metrics):
+        raise ValueError(f"a metric is listed twice in {list(metrics)}")
+    level = check_relevance_level(relevance_level)
+    judged, ran = qrels_table(qrels), run_table(run)
+    check_table_id_kinds(judged, ran)
+    ranked = _rank(judged, ran, level)
+    columns = {name: METRICS[family].kernel(ranked, k) for name, (family, k) in zip(metrics, parsed)}
+    return pd.DataFrame(columns, index=ranked.queries)
+
+
+evaluate.__doc__ = evaluate.__doc__.replace("{known}", known_metrics())

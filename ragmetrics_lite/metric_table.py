@@ -1,0 +1,225 @@
+"""The retrieval metrics ``evaluate`` knows: one declaration and one vectorised kernel each.
+
+Each :class:`Metric` says what the metric is called, whether it takes a
+cut-off k, the trec_eval measure it equals, its readable per-query twin in
+``retrieval.py`` and its kernel. Everything else is derived from this table:
+the names ``evaluate`` accepts (:func:`parse_metric`), the pytrec_eval measure
+to compare with (:func:`trec_eval_measure`), the list of known metrics in error
+messages and in ``python -m ragmetrics_lite -h``, and the test that checks every
+kernel against its per-query twin on random data. Adding a metric means one
+kernel and one declaration in ``METRICS``.
+
+A kernel gets a :class:`Ranked` batch (every retrieved row of every query, in
+trec_eval's order, with its grade) and returns one score per query.
+
+Reference replicated: trec_eval 10 ``-c`` (``pytrec_eval.RelevanceEvaluator``).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from . import retrieval
+
+__all__ = ["Metric", "Ranked", "METRICS", "DEFAULT_METRICS", "parse_metric", "trec_eval_measure", "known_metrics"]
+
+
+class Ranked(NamedTuple):
+    """Every retrieved (query, rank) row as flat arrays, sorted by query then rank, plus judgments."""
+
+    queries: pd.Index  # every judged query, sorted; metrics are reported for these
+    query: np.ndarray  # per retrieved row: position of its query in ``queries``
+    rank: np.ndarray  # 1-based rank within the query
+    grade: np.ndarray  # the document's grade, 0 when unjudged
+    relevant: np.ndarray  # grade >= relevance_level
+    num_relevant: np.ndarray  # per query: judged documents with grade >= relevance_level
+    ideal_query: np.ndarray  # per positive judgment, in ideal order: its query
+    ideal_rank: np.ndarray  # ... its rank in the ideal ranking
+    ideal_grade: np.ndarray  # ... its grade
+
+
+class Metric(NamedTuple):
+    """One retrieval metric: the declaration everything else is derived from."""
+
+    name: str
+    cutoff: str  # "required" (recall@5), "optional" (map or map@10) or "none" (r_precision)
+    trec_eval: tuple[str | None, str | None]  # trec_eval's measure without / with the cut-off
+    per_query: Callable  # (grades: dict, ranking: list, k, relevance_level) -> float, from retrieval.py
+    kernel: Callable[[Ranked, int | None], np.ndarray]  # (batch, k) -> one score per query
+    notebook: str
+
+
+# --------------------------------------------------------------------------- kernel helpers
+def per_query_sum(r: Ranked, values: np.ndarray, query: np.ndarray | None = None) -> np.ndarray:
+    """Sum of ``values`` over each query's rows (0 for a query without rows)."""
+    return np.bincount(r.query if query is None else query, weights=values, minlength=len(r.queries))
+
+
+def divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0 (nothing relevant)."""
+    out = np.zeros(len(numerator))
+    np.divide(numerator, denominator, out=out, where=denominator > 0)
+    return out
+
+
+def within(rank: np.ndarray, k: int | None) -> np.ndarray:
+    return np.ones(len(rank), dtype=bool) if k is None else rank <= k
+
+
+def hits_within(r: Ranked, k: int | None) -> np.ndarray:
+    """Per query: relevant documents in the top k."""
+    return per_query_sum(r, r.relevant & within(r.rank, k))
+
+
+def dcg(r: Ranked, k: int | None, ideal: bool = False) -> np.ndarray:
+    """Per query: sum of grade / log2(rank + 1) over the top k (of the ideal ranking with ``ideal``)."""
+    rank, grade, query = (r.ideal_rank, r.ideal_grade, r.ideal_query) if ideal else (r.rank, r.grade, r.query)
+    keep = within(rank, k) & (grade > 0)
+    return per_query_sum(r, grade[keep] / np.log2(rank[keep] + 1), query[keep])
+
+
+# --------------------------------------------------------------------------- kernels
+def recall_kernel(r: Ranked, k: int) -> np.ndarray:
+    return divide(hits_within(r, k), r.num_relevant)
+
+
+def precision_kernel(r: Ranked, k: int) -> np.ndarray:
+    return hits_within(r, k) / k
+
+
+def hit_rate_kernel(r: Ranked, k: int) -> np.ndarray:
+    return (hits_within(r, k) > 0).astype(float)
+
+
+def mrr_kernel(r: Ranked, k: int | None) -> np.ndarray:
+    """1 / rank of each query's first relevant row (rows are sorted by query, then rank)."""
+    rows = np.flatnonzero(r.relevant & within(r.rank, k))
+    first = rows[np.r_[True, r.query[rows[1:]] != r.query[rows[:-1]]]] if len(rows) else rows
+    out = np.zeros(len(r.queries))
+    out[r.query[first]] = 1.0 / r.rank[first]
+    return out
+
+
+def map_kernel(r: Ranked, k: int | None) -> np.ndarray:
+    """Sum of precision at each relevant rank (within k), over every relevant document."""
+    found = np.cumsum(r.relevant)  # relevant rows so far, over the whole batch ...
+    first = np.flatnonzero(r.rank == 1)
+    before = np.zeros(len(r.queries), dtype=found.dtype)
+    before[r.query[first]] = found[first] - r.relevant[first]
+    found = found - before[r.query]  # ... minus those of earlier queries
+    precision_at_hits = np.where(r.relevant & within(r.rank, k), found / r.rank, 0.0)
+    return divide(per_query_sum(r, precision_at_hits), r.num_relevant)
+
+
+def r_precision_kernel(r: Ranked, k: None) -> np.ndarray:
+    in_r = r.relevant & (r.rank <= r.num_relevant[r.query])
+    return divide(per_query_sum(r, in_r), r.num_relevant)
+
+
+def dcg_kernel(r: Ranked, k: int) -> np.ndarray:
+    return dcg(r, k)
+
+
+def ndcg_kernel(r: Ranked, k: int | None) -> np.ndarray:
+    return divide(dcg(r, k), dcg(r, k, ideal=True))
+
+
+# --------------------------------------------------------------------------- per-query twins
+def _with_level(function: Callable) -> Callable:
+    """``function(relevant, retrieved, k, relevance_level)`` as a twin (the common signature)."""
+    def twin(grades, ranking, k, relevance_level):
+        return function(grades, ranking, k, relevance_level=relevance_level)
+    twin.__name__ = function.__name__
+    return twin
+
+
+def _r_precision_twin(grades, ranking, k, relevance_level):
+    return retrieval.r_precision(grades, ranking, relevance_level=relevance_level)
+
+
+def _ndcg_twin(grades, ranking, k, relevance_level):
+    return retrieval.ndcg_at_k(grades, ranking, k)  # graded: no relevance level
+
+
+def _dcg_twin(grades, ranking, k, relevance_level):
+    return retrieval.dcg_at_k([grades.get(doc, 0) for doc in ranking], k)
+
+
+# --------------------------------------------------------------------------- the table
+METRICS: dict[str, Metric] = {m.name: m for m in (
+    Metric("recall", "required", (None, "recall"), _with_level(retrieval.recall_at_k), recall_kernel,
+           "01_recall_at_k"),
+    Metric("precision", "required", (None, "P"), _with_level(retrieval.precision_at_k), precision_kernel,
+           "03_precision_at_k"),
+    Metric("hit_rate", "required", (None, "success"), _with_level(retrieval.hit_at_k), hit_rate_kernel,
+           "02_hit_rate_at_k"),
+    # mrr@k is recip_rank on the run cut to k: trec_eval has no such measure
+    Metric("mrr", "optional", ("recip_rank", None), _with_level(retrieval.reciprocal_rank), mrr_kernel,
+           "04_mrr"),
+    Metric("map", "optional", ("map", "map_cut"), _with_level(retrieval.average_precision), map_kernel,
+           "05_map"),
+    Metric("ndcg", "optional", ("ndcg", "ndcg_cut"), _ndcg_twin, ndcg_kernel, "07_ndcg"),
+    Metric("dcg", "required", (None, None), _dcg_twin, dcg_kernel, "06_dcg"),
+    Metric("r_precision", "none", ("Rprec", None), _r_precision_twin, r_precision_kernel, "03_precision_at_k"),
+)}
+DEFAULT_METRICS = ("recall@5", "precision@5", "hit_rate@5", "mrr", "map", "ndcg@10")
+
+
+def known_metrics() -> str:
+    """The metric names ``evaluate`` accepts, as one line.
+
+    >>> known_metrics()[:40]
+    'recall@k, precision@k, hit_rate@k, mrr o'
+    """
+    forms = {"required": "{0}@k", "optional": "{0} or {0}@k", "none": "{0}"}
+    return ", ".join(forms[m.cutoff].format(name) for name, m in METRICS.items())
+
+
+def parse_metric(name: str) -> tuple[str, int | None]:
+    """``"ndcg@10" -> ("ndcg", 10)``; a clear error for unknown names, a missing k or a bad k.
+
+    >>> parse_metric("ndcg@10"), parse_metric("mrr")
+    (('ndcg', 10), ('mrr', None))
+    >>> parse_metric("ndcg@-1")
+    Traceback (most recent call last):
+    ...
+    ValueError: bad cut-off in 'ndcg@-1': k must be a whole number >= 1, e.g. 'ndcg@10'
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a metric name must be a string, got {name!r}")
+    match = re.fullmatch(r"([a-z_]+)(?:@(.*))?", name, flags=re.DOTALL)
+    family = match.group(1) if match else None
+    if family not in METRICS:
+        raise ValueError(f"unknown metric {name!r}; known metrics: {known_metrics()}")
+    cutoff, k_text = METRICS[family].cutoff, match.group(2)
+    if k_text is None:
+        if cutoff == "required":
+            raise ValueError(f"{name!r} needs its cut-off k, e.g. '{family}@5'; known metrics: {known_metrics()}")
+        return family, None
+    if cutoff == "none":
+        raise ValueError(f"{family!r} takes no cut-off (R is the number of relevant documents)")
+    if not re.fullmatch(r"[0-9]+", k_text) or int(k_text) < 1:
+        raise ValueError(f"bad cut-off in {name!r}: k must be a whole number >= 1, e.g. '{family}@10'")
+    return family, int(k_text)
+
+
+def trec_eval_measure(name: str) -> tuple[str, str] | None:
+    """The pytrec_eval measure for a metric name: (what to ask for, the key of its result).
+
+    None where trec_eval has no such measure (``mrr@k`` is ``recip_rank`` on the
+    run cut to k; DCG is not reported by trec_eval).
+
+    >>> trec_eval_measure("ndcg@10"), trec_eval_measure("hit_rate@5"), trec_eval_measure("mrr")
+    (('ndcg_cut.10', 'ndcg_cut_10'), ('success.5', 'success_5'), ('recip_rank', 'recip_rank'))
+    >>> trec_eval_measure("mrr@10") is None
+    True
+    """
+    family, k = parse_metric(name)
+    plain, with_cut = METRICS[family].trec_eval
+    if k is None:
+        return None if plain is None else (plain, plain)
+    return None if with_cut is None else (f"{with_cut}.{k}", f"{with_cut}_{k}")
