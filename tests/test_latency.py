@@ -246,3 +246,14 @@ def test_works_with_scipy_and_sklearn_blocked():
 def test_exported_from_the_package():
     assert rml.latency_percentiles is latency_percentiles and rml.StageTimer is StageTimer
     assert set(PERCENTILE_METHODS) == {"linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf"}
+
+
+def test_exercise_q15_domain_has_no_float_rounding_case():
+    """q15's reference is inverted_cdf; on its percentiles and sizes that is the exact textbook rule,
+    so a learner's exact `ceil(p * n / 100)` and a float `ceil(p / 100 * n)` both pass."""
+    from ragmetrics_lite.exercises.q15_nearest_rank import PERCENTILES
+
+    for n in range(1, 26):
+        for p in PERCENTILES:
+            assert latency_percentiles(np.arange(1, n + 1), [p], method="inverted_cdf")[p] == max(1, -(-p * n // 100))
+            assert max(1, math.ceil(p / 100 * n)) == max(1, -(-p * n // 100))
