@@ -46,7 +46,7 @@ def _as_durations(samples: object) -> np.ndarray:
     """The samples as a sorted float array; refuses text, booleans, empty, NaN, inf, negatives."""
     if isinstance(samples, (str, bytes)) or not isinstance(samples, (Iterable, np.ndarray)):
         raise TypeError(f"samples must be a list or array of durations, got {type(samples).__name__}")
-    values = np.asarray(list(samples) if not isinstance(samples, np.ndarray) else samples)
+    values = np.asarray(samples if hasattr(samples, "__array__") else list(samples))  # arrays, Series as is
     if values.ndim != 1:
         raise ValueError(f"samples must be one-dimensional, got an array of shape {values.shape}")
     if values.size == 0:
