@@ -80,7 +80,7 @@ def _as_percentiles(percentiles: object) -> list:
         if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real):
             raise TypeError(f"each percentile must be a number, got {type(p).__name__} {p!r}")
         if not 0 <= p <= 100:  # also refuses NaN
-            raise ValueError(f"percentiles must lie in [0, 100], got {p!r} (P95 is 95, not 0.95)")
+            raise ValueError(f"percentiles must lie in [0, 100], got {p!r}")
     return listed
 
 

@@ -127,9 +127,9 @@ def test_bad_inputs_get_clear_errors(samples, percentiles, method, error, fragme
     assert fragment in str(caught.value)
 
 
-def test_p95_as_a_fraction_is_refused():
-    with pytest.raises(ValueError, match=r"P95 is 95, not 0.95"):
-        latency_percentiles([1, 2, 3], [0.5, 95, 1.5 * 100])
+def test_the_first_bad_percentile_is_named():
+    with pytest.raises(ValueError, match=r"in \[0, 100\], got 150.0$"):
+        latency_percentiles([1, 2, 3], [0.5, 95, 1.5 * 100, -1])
 
 
 # ------------------------------------------------------------------------ StageTimer
