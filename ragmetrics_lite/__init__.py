@@ -30,6 +30,7 @@ from .bleu_score import (
 from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
 from .meteor_score import count_chunks, meteor, meteor_alignment
 from .source_notes import notes_check, same_inputs
+from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 
 __version__ = "0.1.0"
 
@@ -68,4 +69,7 @@ __all__ = [
     "count_chunks",
     "notes_check",
     "same_inputs",
+    "latency_percentiles",
+    "PERCENTILE_METHODS",
+    "StageTimer",
 ]

@@ -49,6 +49,7 @@ TEACHES = {
     "09": "how many of the reference's n-grams does the answer cover?",
     "10": "how long is the longest in-order overlap?",
     "11": "unigram matches weighted to recall, with a word-order penalty",
+    "15": "how long do typical and slowest requests take (P50/P95/P99)?",
 }
 # Notebooks still to write, in reading order; the table lists those not yet in notebooks/.
 COMING = {
