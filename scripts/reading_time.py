@@ -136,19 +136,27 @@ def _cell(text: str) -> str:
 def table(folder: Path, link_prefix: str = "notebooks/") -> str:
     """The README's notebook table (Markdown), one row per notebook plus one for those to come."""
     rows = ["| # | notebook | what it teaches | main path | total |", "|---|---|---|--:|--:|"]
-    present = set()
-    for path in notebooks(folder):
-        number = NOTEBOOK_NAME.match(path.name).group(1)
-        present.add(number)
+    written = {NOTEBOOK_NAME.match(path.name).group(1): path for path in notebooks(folder)}
+    waiting: list[str] = []  # a run of consecutive notebooks still to write, shown as one row
+
+    def flush() -> None:
+        if waiting:
+            span = waiting[0] if len(waiting) == 1 else f"{waiting[0]}–{waiting[-1]}"
+            rows.append(f"| {span} | coming | {', '.join(COMING[n] for n in waiting)} | | |")
+            waiting.clear()
+
+    for number in sorted(set(written) | set(COMING)):
+        if number not in written:
+            waiting.append(number)
+            continue
+        flush()
+        path = written[number]
         if number not in TEACHES:
             raise KeyError(f"{path.name}: add a line for {number!r} to TEACHES in scripts/reading_time.py")
         time = reading_time(path)
         rows.append(f"| {number} | [{_cell(title(path))}]({link_prefix}{path.name}) | "
                     f"{_cell(TEACHES[number])} | {time.main.minutes:.0f} min | {time.total.minutes:.0f} min |")
-    coming = [number for number in COMING if number not in present]
-    if coming:
-        span = coming[0] if len(coming) == 1 else f"{coming[0]}–{coming[-1]}"
-        rows.append(f"| {span} | coming | {', '.join(COMING[n] for n in coming)} | | |")
+    flush()
     return "\n".join(rows) + "\n"
 
 
