@@ -214,6 +214,34 @@ def run_set(notebook_path: Path, parameters: dict, save_to: Path | None = None) 
     return cell_errors(notebook)
 
 
+def run_sets(notebook_path: Path, parameter_sets: list[dict], timeout: int = 300) -> list[list[dict]]:
+    """``run_set`` for several sets of one notebook in ONE kernel: ``cell_errors`` for each set.
+
+    Between sets the kernel's namespace is emptied (``%reset -f``) and every figure closed, so
+    each set starts from nothing but the imported modules, which stay loaded: starting a kernel
+    and importing pandas, matplotlib and jieba is most of a notebook's run time. The tests use it;
+    ``run_set`` (a fresh kernel per set) stays the reference and is what the command line runs.
+    """
+    from nbclient import NotebookClient
+
+    notebook_path = Path(notebook_path)
+    original = nbformat.read(notebook_path, as_version=4)
+    client = NotebookClient(original, timeout=timeout, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(notebook_path.parent)}})
+    clean = nbformat.v4.new_code_cell("import matplotlib.pyplot as _plt\n_plt.close('all')\n%reset -f")
+    results = []
+    with client.setup_kernel():
+        for parameters in parameter_sets:
+            client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
+            client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
+            notebook = inject(original, parameters)
+            client.nb = notebook
+            for index, cell in enumerate(notebook.cells):
+                client.execute_cell(cell, index)
+            results.append(cell_errors(notebook))
+    return results
+
+
 def describe(errors: list[dict]) -> str:
     """One line per failing cell (id, number, first line, error), then the failing line if known."""
     lines = []

@@ -8,6 +8,7 @@ by hand. The second half tests that harness on a tiny synthetic notebook.
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import subprocess
@@ -54,13 +55,21 @@ def test_set_file_is_valid(path):
     assert not problems, f"{path.name}:\n" + "\n".join(problems)
 
 
+@functools.lru_cache(maxsize=None)
+def _errors_of_every_set(path: Path) -> dict[str, list]:
+    """Every set of one file run in one kernel (``harness.run_sets``), cell errors by set name."""
+    data = harness.load_set_file(path)
+    results = harness.run_sets(harness.NOTEBOOK_DIR / data["notebook"], [s["parameters"] for s in data["sets"]])
+    return {item["name"]: errors for item, errors in zip(data["sets"], results)}
+
+
 @pytest.mark.parametrize("path, item", cases())
 def test_notebook_runs_without_error_on_the_set(path, item):
     if isinstance(item, str):
         pytest.fail(item)
     data = harness.load_set_file(path)
     assert not harness.validate(path), "the set file is invalid: see test_set_file_is_valid"
-    errors = harness.run_set(harness.NOTEBOOK_DIR / data["notebook"], item["parameters"])
+    errors = _errors_of_every_set(path)[item["name"]]
     assert not errors, (f"{data['notebook']} with {item['parameters']}: cells with an error output\n"
                         + harness.describe(errors))
 
@@ -118,6 +127,23 @@ def test_a_harmless_set_reports_nothing_and_really_is_injected(tmp_path):
     assert harness.run_set(tiny_notebook(tmp_path), {"K": 1, "items": ["z"]}, save_to=executed_copy) == []
     done = nbformat.read(executed_copy, as_version=4)
     assert done.cells[-1].outputs[0]["text"] == "['z'] 1 {'a': 1.5}\n"
+
+
+def test_sets_in_one_kernel_give_what_a_fresh_kernel_per_set_gives(tmp_path):
+    path = tiny_notebook(tmp_path)
+    sets = [{"K": 1, "items": ["z"]}, {"K": 5}, {"K": 2}]
+    assert harness.run_sets(path, sets) == [harness.run_set(path, s) for s in sets]
+
+
+def test_sets_in_one_kernel_share_no_names(tmp_path):
+    """A name left by one set must not rescue the next: the namespace is emptied between sets."""
+    notebook = nbformat.read(tiny_notebook(tmp_path), as_version=4)
+    notebook.cells.insert(2, nbformat.v4.new_code_cell("print(leftover)", id="reads-leftover"))
+    notebook.cells.append(nbformat.v4.new_code_cell("leftover = K", id="defines-leftover"))
+    nbformat.write(notebook, tmp_path / "99_tiny.ipynb")
+    first, second = harness.run_sets(tmp_path / "99_tiny.ipynb", [{"K": 1}, {"K": 2}])
+    assert [e["cell_id"] for e in first] == [e["cell_id"] for e in second] == ["reads-leftover"]
+    assert second[0]["error"] == "NameError: name 'leftover' is not defined"
 
 
 def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path):
