@@ -49,6 +49,7 @@ TEACHES = {
     "09": "how many of the reference's n-grams does the answer cover?",
     "10": "how long is the longest in-order overlap?",
     "11": "unigram matches weighted to recall, with a word-order penalty",
+    "17": "how far do annotators agree beyond chance, and can their grades flip a verdict?",
 }
 # Notebooks still to write, in reading order; the table lists those not yet in notebooks/.
 COMING = {
