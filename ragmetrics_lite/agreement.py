@@ -8,11 +8,13 @@ Derived in ``notebooks/17_human_evaluation.ipynb``. References replicated:
   with grades 0, 1 and 3 observed and no ``labels``, 1 -> 3 is one step. Pass
   ``labels=range(4)`` for the 0-3 relevance scale. Where scikit-learn silently drops the items
   whose label is not in ``labels``, this function raises: a dropped item is a silently wrong kappa.
-- :func:`fleiss_kappa` equals ``statsmodels.stats.inter_rater.fleiss_kappa(counts)`` (Fleiss 1971)
-  and reproduces the worked example of Wikipedia's "Fleiss' kappa" article (10 subjects,
-  14 raters, 5 categories: P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210), checked in
-  ``tests/test_agreement.py``. :func:`rating_counts` builds its items x categories count matrix
-  from raw labels, like ``statsmodels.stats.inter_rater.aggregate_raters``.
+- :func:`fleiss_kappa` is Fleiss (1971), the formula of
+  ``statsmodels.stats.inter_rater.fleiss_kappa(counts)``. statsmodels is not a dependency, so
+  ``tests/test_agreement.py`` checks it against an exact rational computation on random tables and
+  against the worked example of Wikipedia's "Fleiss' kappa" article (10 subjects, 14 raters,
+  5 categories: P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210). :func:`rating_counts` builds its
+  items x categories count matrix from raw labels, like
+  ``statsmodels.stats.inter_rater.aggregate_raters``.
 
 Kappa is undefined (0/0) when the expected agreement is 1, i.e. every rating falls in one and
 the same category: both functions then return NaN with a :class:`RagMetricsWarning`, as
@@ -131,7 +133,7 @@ def fleiss_kappa(counts) -> float:
         \kappa = \frac{\bar P - \bar P_e}{1 - \bar P_e}
 
     (Fleiss 1971). Check: Wikipedia's "Fleiss' kappa" worked example (10 items, 14 raters,
-    5 categories) gives P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210. Equals
+    5 categories) gives P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210. The formula of
     ``statsmodels.stats.inter_rater.fleiss_kappa``. Build ``counts`` from raw labels with
     :func:`rating_counts`. Notebook: ``17_human_evaluation``.
 

@@ -246,3 +246,10 @@ def test_agreement_works_with_the_references_blocked():
     expected_cohen = cohen_kappa_score([0, 1, 3, 3], [1, 1, 3, 2], weights="quadratic", labels=[0, 1, 2, 3])
     expected_fleiss = float(exact_fleiss([[2, 1, 0], [0, 0, 3], [0, 2, 1]])[2])
     assert out == f"{round(expected_cohen, 6)} {round(expected_fleiss, 6)}\nnan RagMetricsWarning\n"
+
+
+def test_a_label_outside_labels_is_refused_where_sklearn_drops_the_item():
+    a, b = [0, 1, 2, 9], [0, 1, 2, 2]
+    assert cohen_kappa_score(a, b, labels=[0, 1, 2]) == 1.0    # the disagreeing item silently vanishes
+    with pytest.raises(ValueError, match=r"not in labels: \[9\]"):
+        cohens_kappa(a, b, labels=[0, 1, 2])
