@@ -31,6 +31,7 @@ from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
 from .meteor_score import count_chunks, meteor, meteor_alignment
 from .source_notes import notes_check, same_inputs
 from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
+from .agreement import cohens_kappa, fleiss_kappa, rating_counts
 
 __version__ = "0.1.0"
 
@@ -72,4 +73,7 @@ __all__ = [
     "latency_percentiles",
     "PERCENTILE_METHODS",
     "StageTimer",
+    "cohens_kappa",
+    "fleiss_kappa",
+    "rating_counts",
 ]
