@@ -30,7 +30,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from .evaluate import RagMetricsWarning
+from ._validation import RagMetricsWarning
 
 __all__ = ["cohens_kappa", "fleiss_kappa", "rating_counts"]
 
