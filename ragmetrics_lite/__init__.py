@@ -28,7 +28,7 @@ from .bleu_score import (
 from .rouge import LCS, Score, lcs, rouge_l, rouge_n
 from .meteor_score import count_chunks, meteor, meteor_alignment
 from .source_notes import notes_check, same_inputs
-from .significance import bootstrap_ci, paired_permutation_test
+from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
 
 __version__ = "0.1.0"
 
@@ -68,4 +68,5 @@ __all__ = [
     "same_inputs",
     "paired_permutation_test",
     "bootstrap_ci",
+    "holm_rejections",
 ]

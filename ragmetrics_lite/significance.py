@@ -18,6 +18,10 @@ Conventions, scipy's:
   enumerates them and the p-value is exact; otherwise it draws ``n_resamples``
   random flips and counts each side as ``(count + 1) / (n_resamples + 1)``.
 * Two-sided p-value = twice the smaller one-sided p-value, capped at 1.
+* Holm's step-down correction for many metrics at once (``holm_rejections``) has
+  no scipy counterpart; its test checks it against the closed testing procedure it
+  shortcuts (statsmodels' ``multipletests(p, alpha, method="holm")[0]`` implements the
+  same rule; statsmodels is not installed here).
 * The bootstrap draws ``rng.integers(0, n, (n_resamples, n))`` and takes the
   linear-interpolation quantiles of the resampled means: the same resamples in
   the same order as scipy, so the same interval.
@@ -38,7 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["paired_permutation_test", "bootstrap_ci"]
+__all__ = ["paired_permutation_test", "bootstrap_ci", "holm_rejections"]
 
 
 def _scores(values: object, name: str) -> np.ndarray:
@@ -164,3 +168,34 @@ def bootstrap_ci(values, confidence: float = 0.95, n_resamples: int = 10_000,
     alpha = (1 - float(confidence)) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
     return float(low), float(high)
+
+
+def holm_rejections(p_values, alpha: float = 0.05) -> np.ndarray:
+    r"""Which of m hypotheses Holm's step-down procedure rejects, at family-wise error rate ``alpha``.
+
+    Sort the p-values, :math:`p_{(1)} \le \dots \le p_{(m)}`, and reject
+    :math:`H_{(1)}, \dots, H_{(k-1)}` where :math:`k` is the first step with
+
+    .. math::
+        p_{(k)} > \frac{\alpha}{m - k + 1}.
+
+    The chance of any false rejection stays at most ``alpha`` (as with Bonferroni's
+    :math:`p \le \alpha/m`, which Holm never rejects less than). Returns a bool array
+    in the order of ``p_values``.
+
+    >>> holm_rejections([0.01, 0.04, 0.03, 0.2]).tolist()   # 0.01 <= 0.05/4; then 0.03 > 0.05/3
+    [True, False, False, False]
+    """
+    p = _scores(p_values, "p_values")
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError(f"p_values must lie in [0, 1], got {p[(p < 0) | (p > 1)][0]}")
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
+        raise TypeError(f"alpha must be a number, got {alpha!r}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1 (e.g. 0.05), got {alpha}")
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    passes = p[order] <= alpha / (m - np.arange(m))          # step k compares with alpha / (m - k + 1)
+    rejected = np.empty(m, dtype=bool)
+    rejected[order] = np.cumprod(passes).astype(bool)       # stop at the first failure
+    return rejected

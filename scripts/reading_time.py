@@ -49,6 +49,7 @@ TEACHES = {
     "09": "how many of the reference's n-grams does the answer cover?",
     "10": "how long is the longest in-order overlap?",
     "11": "unigram matches weighted to recall, with a word-order penalty",
+    "16": "is system B's gain real, and how many queries does it take to tell?",
 }
 # Notebooks still to write, in reading order; the table lists those not yet in notebooks/.
 COMING = {

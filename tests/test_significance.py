@@ -12,7 +12,7 @@ import pytest
 import scipy.stats
 
 from ragmetrics_lite import significance
-from ragmetrics_lite.significance import bootstrap_ci, paired_permutation_test
+from ragmetrics_lite.significance import bootstrap_ci, holm_rejections, paired_permutation_test
 
 from .helpers import run_with_blocked
 
@@ -146,6 +146,35 @@ def test_bootstrap_constant_data_and_two_values():
     assert 0.0 <= low <= 0.5 <= high <= 1.0
 
 
+# ------------------------------------------------------------------ Holm
+def closed_testing(p, alpha):
+    """Reject H_i when every intersection containing i fails Bonferroni's local test (Holm's shortcut target)."""
+    m = len(p)
+    rejected_sets = {frozenset(s) for r in range(1, m + 1) for s in itertools.combinations(range(m), r)
+                     if min(p[i] for i in s) <= alpha / len(s)}
+    return [all(frozenset(s) in rejected_sets for r in range(1, m + 1)
+                for s in itertools.combinations(range(m), r) if i in s) for i in range(m)]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_holm_equals_closed_testing(seed):
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 8))
+    alpha = float(rng.choice([0.05, 0.1, 0.2]))
+    grid = [0.0, 0.001, 0.0125, 0.02, 0.025, 0.04, 0.05, 0.1, 0.5, 1.0]
+    p = rng.choice(grid, m) if seed % 2 else rng.random(m) * rng.choice([0.05, 0.2, 1.0])
+    assert holm_rejections(p, alpha).tolist() == closed_testing(list(p), alpha)
+
+
+def test_holm_against_bonferroni():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        p = rng.random(int(rng.integers(1, 12))) * 0.1
+        holm = holm_rejections(p)
+        assert np.all(holm[p <= 0.05 / len(p)])          # everything Bonferroni rejects, Holm rejects
+        assert holm.dtype == bool and holm.shape == p.shape
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("call, error, phrase", [
     (lambda: paired_permutation_test([], []), ValueError, "empty"),
@@ -167,6 +196,10 @@ def test_bootstrap_constant_data_and_two_values():
     (lambda: bootstrap_ci([0.3, 0.4], confidence="95%"), TypeError, "confidence"),
     (lambda: bootstrap_ci([0.3, 0.4], n_resamples=-5), ValueError, "n_resamples"),
     (lambda: bootstrap_ci([0.3, 0.4], seed=1.5), TypeError, "seed"),
+    (lambda: holm_rejections([]), ValueError, "empty"),
+    (lambda: holm_rejections([0.2, 1.5]), ValueError, r"\[0, 1\]"),
+    (lambda: holm_rejections([0.2, 0.01], alpha=5), ValueError, "between 0 and 1"),
+    (lambda: holm_rejections([0.2, 0.01], alpha=None), TypeError, "alpha"),
 ])
 def test_bad_input_gets_a_clear_error(call, error, phrase):
     with pytest.raises(error, match=phrase):
@@ -186,7 +219,8 @@ def test_works_with_scipy_and_sklearn_blocked():
         import ragmetrics_lite as rm
         print(rm.paired_permutation_test([0.8, 0.9, 0.7, 1.0], [0.6, 0.5, 0.7, 0.6]),
               rm.paired_permutation_test([0.8] * 20, [0.6] * 20, n_resamples=999),
-              [round(x, 2) for x in rm.bootstrap_ci([0.2, 0.0, 0.4, 0.1, 0.3], n_resamples=1000)])
+              [round(x, 2) for x in rm.bootstrap_ci([0.2, 0.0, 0.4, 0.1, 0.3], n_resamples=1000)],
+              rm.holm_rejections([0.01, 0.04, 0.03, 0.2]).tolist())
         """
     )
-    assert out == "0.25 0.002 [0.08, 0.32]\n"
+    assert out == "0.25 0.002 [0.08, 0.32] [True, False, False, False]\n"
