@@ -42,6 +42,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._validation import check_k
+
 __all__ = ["paired_permutation_test", "bootstrap_ci", "holm_rejections"]
 
 
@@ -62,14 +64,6 @@ def _scores(values: object, name: str) -> np.ndarray:
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} contains NaN or infinity at position {int(np.argmin(np.isfinite(array)))}")
     return array
-
-
-def _positive_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    return int(value)
 
 
 def _seed(seed: object) -> int:
@@ -121,7 +115,7 @@ def paired_permutation_test(a, b, n_resamples: int = 10_000, seed: int = 0) -> f
     a, b = _scores(a, "a"), _scores(b, "b")
     if len(a) != len(b):
         raise ValueError(f"a and b must score the same queries: got {len(a)} and {len(b)} scores")
-    n_resamples, n = _positive_int(n_resamples, "n_resamples"), len(a)
+    n_resamples, n = check_k(n_resamples, "n_resamples"), len(a)
     rng = np.random.default_rng(_seed(seed))
     if n < 63 and 2**n <= n_resamples:  # exact: row r flips pair i when bit i of r is set
         flips = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
@@ -161,7 +155,7 @@ def bootstrap_ci(values, confidence: float = 0.95, n_resamples: int = 10_000,
         raise TypeError(f"confidence must be a number, got {confidence!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence}")
-    n_resamples = _positive_int(n_resamples, "n_resamples")
+    n_resamples = check_k(n_resamples, "n_resamples")
     rng = np.random.default_rng(_seed(seed))
     indices = rng.integers(0, len(values), (n_resamples, len(values)))
     means = np.mean(values[indices], axis=-1)
