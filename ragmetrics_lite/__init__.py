@@ -32,6 +32,7 @@ from .meteor_score import count_chunks, meteor, meteor_alignment
 from .source_notes import notes_check, same_inputs
 from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 from .agreement import cohens_kappa, fleiss_kappa, rating_counts
+from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
 
 __version__ = "0.1.0"
 
@@ -76,4 +77,7 @@ __all__ = [
     "cohens_kappa",
     "fleiss_kappa",
     "rating_counts",
+    "paired_permutation_test",
+    "bootstrap_ci",
+    "holm_rejections",
 ]

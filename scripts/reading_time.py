@@ -50,6 +50,7 @@ TEACHES = {
     "10": "how long is the longest in-order overlap?",
     "11": "unigram matches weighted to recall, with a word-order penalty",
     "15": "how long do typical and slowest requests take (P50/P95/P99)?",
+    "16": "is system B's gain real, and how many queries does it take to tell?",
     "17": "how far do annotators agree beyond chance, and can their grades flip a verdict?",
 }
 # Notebooks still to write, in reading order; the table lists those not yet in notebooks/.
