@@ -28,6 +28,7 @@ from .bleu_score import (
 from .rouge import LCS, Score, lcs, rouge_l, rouge_n
 from .meteor_score import count_chunks, meteor, meteor_alignment
 from .source_notes import notes_check, same_inputs
+from .playground import rank_playground
 
 __version__ = "0.1.0"
 
@@ -65,4 +66,5 @@ __all__ = [
     "count_chunks",
     "notes_check",
     "same_inputs",
+    "rank_playground",
 ]
