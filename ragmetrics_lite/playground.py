@@ -93,7 +93,8 @@ class RankState:
         if not order:
             raise ValueError("the playground needs at least one document in ranking")
         if len(order) > MAX_DOCUMENTS:
-            raise ValueError(f"the playground shows at most {MAX_DOCUMENTS} documents, ranking has {len(order)}")
+            raise ValueError(f"the playground shows at most {MAX_DOCUMENTS} documents, "
+                             f"ranking has {len(order)}")
         state = cls(tuple(judged.items()), tuple(order), check_k(k), order[0], tuple(order))
         return state if selected is None else state.select(selected)
 
@@ -216,7 +217,7 @@ class RankState:
                 f"<div style='width:{120 * value:.0f}px;height:10px;background:#2c7fb8'></div></div></td>"
                 f"<td style='padding:2px 8px;font-family:monospace;color:{colour}'>{change:+.4f}</td></tr>")
         head = ("<tr><th style='text-align:left;padding:2px 8px'>metric</th><th>value</th><th></th>"
-                "<th style='padding:2px 8px'>vs start</th></tr>")
+                "<th style='padding:2px 8px;white-space:nowrap'>vs start</th></tr>")
         return f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>"
 
 
@@ -243,13 +244,14 @@ class RankPlayground:
         self.state = state
         self._colour = grade_color
         self._top_grade = max([1, *(g for _, g in state.grades)])
-        self.strip = [w.Button(layout=w.Layout(width="auto", min_width="56px", margin="0 2px"))
-                      for _ in state.order]
+        longest = max(len(f"{doc} ({state.grade(doc)})") for doc in state.order)
+        width = f"{max(64, 8 * longest + 24)}px"  # rank numbers and buttons share one width
+        self.strip = [w.Button(layout=w.Layout(width=width, margin="0 2px")) for _ in state.order]
         for position, button in enumerate(self.strip):
             button.on_click(lambda _, position=position: self._select_rank(position))
-        self.ranks = [w.HTML(layout=w.Layout(min_width="56px", margin="0 2px")) for _ in state.order]
-        self.cutoff = w.HTML(layout=w.Layout(margin="0 4px"))
-        self.cutoff_spacer = w.HTML(layout=w.Layout(margin="0 4px"))
+        self.ranks = [w.HTML(layout=w.Layout(width=width, margin="0 2px")) for _ in state.order]
+        self.cutoff = w.HTML(layout=w.Layout(width="52px", margin="0 2px"))
+        self.cutoff_spacer = w.HTML(layout=w.Layout(width="52px", margin="0 2px"))
         self.up = w.Button(description="▲ up", tooltip="move the selected document one rank up")
         self.down = w.Button(description="▼ down", tooltip="move the selected document one rank down")
         self.reset = w.Button(description="reset", tooltip="back to the starting ranking")
@@ -263,8 +265,9 @@ class RankPlayground:
         self.best.on_click(lambda _: self._apply(self.state.best_order()))
         self.k.observe(lambda change: self._apply(self.state.with_k(change["new"])), names="value")
         self.rank_row, self.strip_row = w.HBox(), w.HBox()
-        legend = w.HTML("<small>Each button is a document: its id and (grade), darker = higher grade. "
-                        "Click one to select it; the red bar is the cut-off k.</small>")
+        legend = w.HTML("<div style='font-size:0.9em;line-height:1.4'>Each button is a document: its id "
+                        "and (grade), darker = higher grade. Click one to select it; the red bar is the "
+                        "cut-off k.</div>")
         left = w.VBox([legend, self.rank_row, self.strip_row,
                        w.HBox([self.up, self.down, self.reset, self.best]), self.k, self.status])
         self.widget = w.HBox([left, self.metrics], layout=w.Layout(align_items="flex-start"))
@@ -293,8 +296,9 @@ class RankPlayground:
             button.layout.border = "3px solid #222" if doc == state.selected else "3px solid transparent"
             label.value = f"<div style='text-align:center;color:#555'>{rank}</div>"
         cut = min(state.k, len(state.order))
-        self.cutoff.value = f"<div style='border-left:3px dashed #c0392b;height:34px;color:#c0392b'>&nbsp;K={state.k}</div>"
-        self.cutoff_spacer.value = "<div style='width:40px'></div>"
+        self.cutoff.value = ("<div style='border-left:3px dashed #c0392b;height:34px;color:#c0392b'>"
+                             f"&nbsp;K={state.k}</div>")
+        self.cutoff_spacer.value = ""
         self.rank_row.children = tuple(self.ranks[:cut]) + (self.cutoff_spacer,) + tuple(self.ranks[cut:])
         self.strip_row.children = tuple(self.strip[:cut]) + (self.cutoff,) + tuple(self.strip[cut:])
         self.up.disabled = state.rank == 1
