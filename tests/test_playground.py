@@ -261,3 +261,23 @@ def test_the_state_works_without_ipywidgets_and_the_widget_says_what_is_missing(
             print(error)
     """, blocked=("ipywidgets",))
     assert out.splitlines()[0] == "1.0" and "needs ipywidgets 8" in out
+
+
+def test_notebook_07_stores_the_printed_table_and_no_widget_state():
+    """Stored outputs are identical run to run: no widget state, no random model id.
+
+    Fails if 07 is re-executed by a client that stores widget state (nbclient's default
+    ``store_widget_state=True``) or keeps the widget view, whose model id changes every run.
+    """
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "07_ndcg.ipynb"
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    assert "widgets" not in notebook["metadata"]
+    cells = [c for c in notebook["cells"] if "rml.rank_playground(" in "".join(c["source"])]
+    assert len(cells) == 1
+    printed = "".join("".join(o.get("text", "")) for o in cells[0]["outputs"])
+    assert printed.startswith("ranking (K = ") and "NDCG@" in printed
+    stored = json.dumps(notebook)
+    assert "widget-view+json" not in stored and not re.search(r'"model_id"', stored)
