@@ -33,6 +33,7 @@ from .source_notes import notes_check, same_inputs
 from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 from .agreement import cohens_kappa, fleiss_kappa, rating_counts
 from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
+from .playground import rank_playground
 
 __version__ = "0.1.0"
 
@@ -80,4 +81,5 @@ __all__ = [
     "paired_permutation_test",
     "bootstrap_ci",
     "holm_rejections",
+    "rank_playground",
 ]
