@@ -22,6 +22,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL_NAME = "python3"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def environment_kernelspec(name: str = KERNEL_NAME) -> dict[str, str]:
@@ -54,13 +55,17 @@ def execute(path: Path, timeout: int = 600) -> float:
         kernel_name=KERNEL_NAME,
         resources={"metadata": {"path": str(path.parent)}},
         record_timing=False,
+        store_widget_state=False,  # widget state holds random model ids; a handout would load a CDN
     )
     client.execute()
     notebook.metadata["kernelspec"] = environment_kernelspec()
+    notebook.metadata.pop("widgets", None)  # state an earlier run or a JupyterLab save left behind
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = merge_streams(cell.outputs)
+            for output in cell.outputs:  # a widget view names a random model id: keep its text/plain
+                output.get("data", {}).pop(WIDGET_VIEW, None)
     nbformat.write(notebook, path)
     return time.perf_counter() - start
 
