@@ -3,11 +3,21 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 import math
 import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+
+def load_script(path, name: str | None = None):
+    """Import a file that is not in a package (a ``scripts/`` tool) as a module."""
+    spec = importlib.util.spec_from_file_location(name or Path(path).stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 REFERENCE_LIBRARIES = ("pytrec_eval", "sacrebleu", "rouge_score", "nltk", "scipy", "sklearn")
 

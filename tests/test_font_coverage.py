@@ -7,7 +7,6 @@ character fails here, named, until ``scripts/make_font.py`` is rerun.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -16,18 +15,12 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from ragmetrics_lite.plotting import FONT_PATH
+from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_make_font():
-    spec = importlib.util.spec_from_file_location("make_font", ROOT / "scripts" / "make_font.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_font = _load_make_font()
+make_font = load_script(ROOT / "scripts" / "make_font.py")
 
 
 @pytest.fixture(scope="module")

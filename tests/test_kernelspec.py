@@ -7,7 +7,6 @@ notebook shows as modified the moment it opens and saving it makes a git diff.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -15,18 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def _load_execute_notebooks():
-    spec = importlib.util.spec_from_file_location("execute_notebooks", ROOT / "scripts" / "execute_notebooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-execute_notebooks = _load_execute_notebooks()
+execute_notebooks = load_script(ROOT / "scripts" / "execute_notebooks.py")
 
 
 @pytest.fixture(scope="module")

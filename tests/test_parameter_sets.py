@@ -9,7 +9,6 @@ by hand. The second half tests that harness on a tiny synthetic notebook.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import subprocess
 import sys
@@ -18,11 +17,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "run_parameter_sets.py"
-spec = importlib.util.spec_from_file_location("run_parameter_sets", SCRIPT)
-harness = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(harness)
+harness = load_script(SCRIPT)
 
 SET_FILES = sorted(harness.SETS_DIR.glob("*.json"))
 REQUIRED = ["01", "04", "07", "08"]  # the notebooks a learner is most invited to edit

@@ -2,7 +2,6 @@
 the README's notebook table is up to date, and the counting does what DEVELOPERS.md says."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -12,19 +11,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "reading_time.py"
 NBHYGIENE = Path("/work/shared/tools/nbhygiene.py")  # the project's checker, on the maintainers' machine only
 
 
-def load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-reading_time = load(SCRIPT, "reading_time")
+reading_time = load_script(SCRIPT, "reading_time")
 NOTEBOOKS = reading_time.notebooks(ROOT / "notebooks")
 
 
@@ -78,7 +72,7 @@ def test_readme_table_lists_every_notebook_with_both_times():
 @pytest.mark.skipif(not NBHYGIENE.exists(), reason="the project's nbhygiene checker is not on this machine")
 def test_counts_as_the_hygiene_checker_does(tmp_path):
     """Same formula, same regexes: the checker and this script never disagree on a main path."""
-    nbhygiene = load(NBHYGIENE, "nbhygiene")
+    nbhygiene = load_script(NBHYGIENE, "nbhygiene")
     synthetic = [synthetic_notebook(tmp_path)]
     for path in NOTEBOOKS + synthetic:
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
