@@ -29,7 +29,7 @@ from .bleu_score import (
 )
 from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
 from .meteor_score import count_chunks, meteor, meteor_alignment
-from .source_notes import notes_check, same_inputs
+from .source_notes import notes_check, notes_claim, same_inputs
 from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 from .agreement import cohens_kappa, fleiss_kappa, rating_counts
 from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
@@ -71,6 +71,7 @@ __all__ = [
     "meteor_alignment",
     "count_chunks",
     "notes_check",
+    "notes_claim",
     "same_inputs",
     "latency_percentiles",
     "PERCENTILE_METHODS",

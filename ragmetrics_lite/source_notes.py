@@ -24,9 +24,11 @@ AssertionError: Recall@5 = 0.5000, but the source notes' example gives 0.6667
 from __future__ import annotations
 
 import math
+
+import numpy as np
 from collections.abc import Mapping
 
-__all__ = ["notes_check", "same_inputs"]
+__all__ = ["notes_check", "notes_claim", "same_inputs"]
 
 
 def notes_check(label: str, value: float, notes_value: float, applies: bool, *,
@@ -50,6 +52,36 @@ def notes_check(label: str, value: float, notes_value: float, applies: bool, *,
     if not math.isclose(value, notes_value, rel_tol=0.0, abs_tol=0.5 * 10 ** -places + 1e-12):
         raise AssertionError(f"{shown}, but the source notes' example gives {notes_value:.{places}f}")
     print(f"{shown}, as in the source notes ({notes_value:.{places}f})")
+
+
+def notes_claim(claim: str, holds: bool, applies: bool) -> None:
+    """Assert a claim the source notes make without a number, when ``applies``; otherwise report it.
+
+    Some examples in the notes are comparisons ("retrieving company history for a refund question
+    scores lower than retrieving the refund policy") rather than figures. The claim is asserted
+    while the inputs are the notes' example; after an edit, whether it still holds is printed.
+    Used in notebooks 12–14.
+
+    >>> notes_claim("history chunks score below refund chunks", True, applies=True)
+    As in the source notes: history chunks score below refund chunks
+    >>> notes_claim("history chunks score below refund chunks", False, applies=False)
+    For your inputs it does not hold that history chunks score below refund chunks (the source notes' claim is about their example only)
+    >>> notes_claim("history chunks score below refund chunks", False, applies=True)
+    Traceback (most recent call last):
+    ...
+    AssertionError: The source notes' example should show that history chunks score below refund chunks, but it does not
+    """
+    for name, flag in (("holds", holds), ("applies", applies)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {flag!r}")
+    if not applies:
+        verdict = "it holds" if holds else "it does not hold"
+        print(f"For your inputs {verdict} that {claim} "
+              "(the source notes' claim is about their example only)")
+        return
+    if not holds:
+        raise AssertionError(f"The source notes' example should show that {claim}, but it does not")
+    print(f"As in the source notes: {claim}")
 
 
 def same_inputs(inputs: Mapping, notes_example: Mapping) -> bool:
