@@ -23,7 +23,7 @@ import ragmetrics_lite.triad.llm as llm
 from ragmetrics_lite.triad.judges import Judge, Verdict
 from ragmetrics_lite.triad.llm import LLMJudge, LLMReplyError
 
-from .helpers import load_script
+from .helpers import load_script, run_with_blocked
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIABLES = ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY")
@@ -121,7 +121,7 @@ def test_many_items_still_one_call():
     verdicts = LLMJudge(model).answer_relevance(QUESTION_EN, statements)
     assert len(model.prompts) == 1 and len(verdicts) == 25
     assert [v.verdict for v in verdicts] == ["1" in s for s in statements]
-    assert "(25)" in model.prompts[0] and "exactly 25 objects" in model.prompts[0]
+    assert "Statements (25):" in model.prompts[0] and "exactly 25: one object per" in model.prompts[0]
 
 
 def test_support_prompt_holds_every_context_numbered_and_json_quoted():
@@ -334,6 +334,30 @@ def test_bad_inputs_are_type_errors_before_any_call(call, fragment):
 
 
 # ------------------------------------------------------------------------ with the metrics
+def test_the_triad_package_exports_the_llm_names():
+    import ragmetrics_lite.triad as triad
+
+    for name in ("LLMJudge", "LLMReplyError", "openai_compatible_complete", "llm_judge_from_environment"):
+        assert getattr(triad, name) is getattr(llm, name) and name in triad.__all__
+
+
+def test_requests_is_imported_only_when_a_client_is_built():
+    out = run_with_blocked("""
+        import sys
+        import ragmetrics_lite as rml
+        from ragmetrics_lite.triad.llm import LLMJudge
+        reply = '{"verdicts": [{"verdict": "yes", "reason": "r"}]}'
+        print(rml.triad.faithfulness("Refunds take 7 days.", ["Refunds take 7 days."],
+                                     judge=LLMJudge(lambda prompt: reply)))
+        try:
+            rml.triad.llm.openai_compatible_complete("http://h/v1", "m")
+        except ImportError as error:
+            print("ImportError")
+        print("requests" in sys.modules)
+    """, blocked=("requests",))
+    assert out.split() == ["1.0", "ImportError", "False"]
+
+
 def test_faithfulness_with_a_scripted_llm_judge():
     import ragmetrics_lite.triad as triad
 

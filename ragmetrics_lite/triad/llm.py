@@ -73,7 +73,7 @@ LLM_ENVIRONMENT_VARIABLES = (ENV_BASE_URL, ENV_MODEL, ENV_API_KEY)
 _REPLY_FORMAT_EN = """
 Reply with JSON only, no other text, in this shape:
 {"verdicts": [{"verdict": "yes", "reason": "..."}, {"verdict": "no", "reason": "..."}]}
-The list holds exactly $count objects, one per numbered item above, in the same order.
+The list must hold exactly $count: one object per numbered item above, in the same order.
 "verdict" is "yes" or "no"; "reason" is one short sentence.
 """
 
@@ -93,7 +93,7 @@ context contradicts it, says something different (another number, date, conditio
 negation), or does not mention it, even if the statement is true in the real world. If only
 part of a statement is supported, answer "no". Use only the context, not your own knowledge.
 
-Context ($context_count passages, read together):
+Context (number of passages: $context_count; read them together):
 $context
 
 Statements ($count):
@@ -297,7 +297,7 @@ class LLMJudge(Judge):
     1
     """
 
-    name = "LLMJudge"
+    name = "llm"
 
     def __init__(self, complete: Callable[[str], str], *, language: str = "auto"):
         if not callable(complete):
