@@ -286,6 +286,15 @@ def test_malformed_reply_raises_quoting_it(method, label, reply, problem):
     assert caught.value.reply == reply
 
 
+def test_reply_error_pickles_with_its_fields():
+    import pickle
+
+    error = LLMReplyError("LLMJudge.support", "the reply is not JSON", "不是 JSON")
+    again = pickle.loads(pickle.dumps(error))
+    assert (type(again), str(again), again.where, again.problem, again.reply) == \
+        (LLMReplyError, str(error), "LLMJudge.support", "the reply is not JSON", "不是 JSON")
+
+
 def test_long_reply_is_quoted_truncated():
     reply = "我不确定。" * 200
     with pytest.raises(LLMReplyError) as caught:

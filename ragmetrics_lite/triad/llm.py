@@ -20,7 +20,7 @@ The design follows the judges of the libraries the notebooks compare (see each n
   inputs (``language="auto"``), and the items are embedded with
   ``json.dumps(text, ensure_ascii=False)``, so Chinese stays Chinese. The JSON keys and the
   ``yes``/``no`` values stay English in both prompts: translated keys are what broke ragas'
-  ``adapt()`` (ragas #774).
+  ``adapt()`` (ragas #774, #804).
 
 The prompts are the module-level constants ``*_PROMPT_EN`` / ``*_PROMPT_ZH``
 (:class:`string.Template` text with ``$`` placeholders): ``print(SUPPORT_PROMPT_ZH)`` shows one.
@@ -194,9 +194,11 @@ class LLMReplyError(ValueError):
     """
 
     def __init__(self, where: str, problem: str, reply: str):
-        self.reply = reply
-        self.problem = problem
+        self.where, self.problem, self.reply = where, problem, reply
         super().__init__(f"{where}: {problem}. The reply was: {_quote(reply)}")
+
+    def __reduce__(self):  # survives pickling (multiprocessing, pytest-xdist) with its fields
+        return type(self), (self.where, self.problem, self.reply)
 
 
 def _quote(reply: str) -> str:
