@@ -4,8 +4,7 @@ Used in ``notebooks/12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and
 ``14_answer_relevancy.ipynb``, each of which has one cell that calls
 :func:`llm_judge_from_environment` and scores its example with a real model when one is configured.
 
-The design follows the judges of the libraries the notebooks compare (see each notebook's
-"how LLM judges differ" section):
+The design follows the judges of the libraries that notebook 13 compares:
 
 - **What is asked.** ragas' faithfulness NLI step: every statement of the answer is judged in
   *one* call against all the contexts together, and "supported" means stated in, or directly
@@ -14,7 +13,7 @@ The design follows the judges of the libraries the notebooks compare (see each n
   as DeepEval's contextual-relevancy and answer-relevancy verdicts do.
 - **The reply format** is DeepEval's: JSON ``{"verdicts": [{"verdict": "yes"|"no", "reason": "..."}]}``,
   one verdict per numbered item, in order; binary, without DeepEval's "idk".
-- **Chinese.** ragas and DeepEval send English instructions whatever the language of the data,
+- **Chinese.** ragas and DeepEval send English instructions by default, whatever the language,
   and early ragas escaped Chinese as ``\\uXXXX`` inside its prompts (ragas PR #1494 set
   ``ensure_ascii=False``). Here every prompt exists in Chinese and in English, chosen from the
   inputs (``language="auto"``), and the items are embedded with
