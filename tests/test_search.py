@@ -152,3 +152,25 @@ def test_metrics_and_the_module_import_without_scipy_and_bm25s_is_named_when_mis
 def test_scores_are_float64_copies_of_bm25s_float32(index):
     got = search.search(index, "报销")
     assert all(type(s) is float and np.float32(s) == s for s in got.values())
+
+
+# --------------------------------------------------------------------------- the second system's fixes
+def test_expand_query_appends_each_expansion_once_and_keeps_the_text():
+    synonyms = {"退": ["退款", "退货"], "停": ["停车"], "开车": ["停车"]}
+    assert search.expand_query("东西不想要了能退吗", synonyms) == "东西不想要了能退吗 退款 退货"
+    assert search.expand_query("开车停哪里", synonyms) == "开车停哪里 停车"
+    assert search.expand_query("退款政策", synonyms) == "退款政策"  # 退款 is one token, not 退
+
+
+def test_expand_query_fixes_a_vocabulary_mismatch():
+    index = search.bm25_index({"parking": "停车说明 地下车库", "vpn": "远程连接公司内网"})
+    assert search.search(index, "开车去哪里") == {}
+    assert list(search.search(index, search.expand_query("开车去哪里", {"开车": ["停车"]}))) == ["parking"]
+
+
+def test_recency_weights_halve_every_half_life_from_the_newest_date():
+    weights = search.recency_weights({"a": "2026-03-01", "b": "2025-03-01", "c": "2024-03-01", "d": "2026-03-01"})
+    assert weights == pytest.approx({"a": 1.0, "b": 0.5, "c": 0.25, "d": 1.0})
+    assert search.recency_weights({"a": "2026-03-01", "b": "2026-01-30"}, half_life_days=30)["b"] == 0.5
+    with pytest.raises(ValueError, match="half_life_days"):
+        search.recency_weights({"a": "2026-03-01"}, half_life_days=0)
