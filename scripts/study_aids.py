@@ -387,7 +387,7 @@ def deck(notebooks: Path, docs: Path = DOCS) -> str:
 
 # --------------------------------------------------------------------------- generate / check
 def generate(notebooks: Path = ROOT / "notebooks", docs: Path = DOCS) -> dict[str, str]:
-    """File name -> text of each study aid, freshly generated."""
+    """File name -> text of each study aid, freshly generated (links relative to ``docs``)."""
     return {CHEATSHEET: cheatsheet(metric_rows(), notebooks, docs), DECK: deck(notebooks, docs)}
 
 
@@ -395,22 +395,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if a committed study aid differs from a fresh generation; write nothing")
+    parser.add_argument("--docs", type=Path, default=DOCS, help="the folder of the study aids (default: docs/)")
+    parser.add_argument("--notebooks", type=Path, default=ROOT / "notebooks")
     args = parser.parse_args(argv)
+    docs = args.docs.resolve()
     try:
-        fresh = generate()
+        fresh = generate(args.notebooks.resolve(), docs)
     except StudyAidsError as error:
         print(f"study_aids: {error}", file=sys.stderr)
         return 2
     stale = [name for name, text in fresh.items()
-             if not (DOCS / name).exists() or (DOCS / name).read_text(encoding="utf-8") != text]
+             if not (docs / name).exists() or (docs / name).read_text(encoding="utf-8") != text]
     if args.check:
         for name in stale:
-            print(f"docs/{name} is stale: it differs from a fresh generation (or is missing); "
+            print(f"{docs.name}/{name} is stale: it differs from a fresh generation (or is missing); "
                   "run python scripts/study_aids.py and commit it")
         return 1 if stale else 0
-    DOCS.mkdir(exist_ok=True)
+    docs.mkdir(exist_ok=True)
     for name in stale:
-        (DOCS / name).write_text(fresh[name], encoding="utf-8")
+        (docs / name).write_text(fresh[name], encoding="utf-8")
     rows = sum(line.startswith("| `") for line in fresh[CHEATSHEET].splitlines())
     cards = fresh[DECK].count("<details>")
     for name, what in ((CHEATSHEET, f"{rows} metric rows"), (DECK, f"{cards} cards")):
