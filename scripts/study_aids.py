@@ -236,7 +236,12 @@ def metric_rows(package: ModuleType | None = None, metrics: dict | None = None) 
 
 
 def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
+    """Plain text for one table cell: on one line, Markdown's special characters escaped.
+
+    >>> _cell("|rel ∩ top_k| / *k*")
+    '\\\\|rel ∩ top\\\\_k\\\\| / \\\\*k\\\\*'
+    """
+    return re.sub(r"([\\`*_<|~])", r"\\\1", " ".join(text.split()))
 
 
 def _notebook_link(stem: str, notebooks: Path, docs: Path) -> str:
@@ -266,7 +271,7 @@ def cheatsheet(rows: list[Row], notebooks: Path, docs: Path = DOCS) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for row in rows:
-        lines.append(f"| {row.metric} | `{_cell(row.formula)}` | {_cell(row.value_range)} | {_cell(row.compares)} | "
+        lines.append(f"| {row.metric} | <code>{_cell(row.formula)}</code> | {_cell(row.value_range)} | {_cell(row.compares)} | "
                      f"{_cell(row.misses)} | {_cell(row.use_when)} | {_notebook_link(row.notebook, notebooks, docs)} |")
     return "\n".join(lines) + "\n"
 

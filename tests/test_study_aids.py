@@ -286,3 +286,13 @@ def test_the_format_shown_in_developers_md_parses():
     fields = study_aids.parse_summary("Summary.\n\n" + example.group(1), "DEVELOPERS.md")
     assert set(fields) == set(study_aids.SUMMARY_FIELDS)
     assert fields["Use when"].endswith("beside ROUGE-1 and ROUGE-2")
+
+
+def test_the_cheat_sheet_renders_as_one_table_of_seven_columns():
+    """Rendered by mistune (nbconvert's Markdown parser): no cell split by a pipe, no stray escape."""
+    mistune = pytest.importorskip("mistune")
+    html = mistune.create_markdown(plugins=["table"], escape=False)(CHEATSHEET)
+    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)
+    assert len(rows) == 1 + len(study_aids.metric_rows())
+    assert {len(re.findall(r"<t[dh][ >]", row)) for row in rows} == {7}
+    assert "\\" not in html and "<em>" not in html
