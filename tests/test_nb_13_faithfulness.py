@@ -62,3 +62,8 @@ def test_the_notes_answer_is_half_faithful_and_its_30_day_claim_fails_on_number_
 def test_the_lexical_judge_misses_the_notebooks_blind_spots(statement, person):
     (verdict,) = rml.triad.LexicalJudge().support([statement], CONTEXTS)
     assert verdict.verdict is (not person)
+
+
+def test_the_exercise_takes_its_expected_values_from_the_helper(monkeypatch):
+    monkeypatch.setattr(exercise, "faithfulness", lambda answer, contexts, judge=None: 0.125)
+    assert exercise.q13_idk_verdicts.expected(exercise.q13_idk_verdicts.edge_cases[4]) == 0.125
