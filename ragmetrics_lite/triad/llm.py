@@ -4,8 +4,7 @@ Used in ``notebooks/12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and
 ``14_answer_relevancy.ipynb``, each of which has one cell that calls
 :func:`llm_judge_from_environment` and scores its example with a real model when one is configured.
 
-The design follows the judges of the libraries the notebooks compare (see each notebook's
-"how LLM judges differ" section):
+The design follows the judges of the libraries that notebook 13 compares:
 
 - **What is asked.** ragas' faithfulness NLI step: every statement of the answer is judged in
   *one* call against all the contexts together, and "supported" means stated in, or directly
@@ -14,13 +13,13 @@ The design follows the judges of the libraries the notebooks compare (see each n
   as DeepEval's contextual-relevancy and answer-relevancy verdicts do.
 - **The reply format** is DeepEval's: JSON ``{"verdicts": [{"verdict": "yes"|"no", "reason": "..."}]}``,
   one verdict per numbered item, in order; binary, without DeepEval's "idk".
-- **Chinese.** ragas and DeepEval send English instructions whatever the language of the data,
+- **Chinese.** ragas and DeepEval send English instructions by default, whatever the language,
   and early ragas escaped Chinese as ``\\uXXXX`` inside its prompts (ragas PR #1494 set
   ``ensure_ascii=False``). Here every prompt exists in Chinese and in English, chosen from the
   inputs (``language="auto"``), and the items are embedded with
   ``json.dumps(text, ensure_ascii=False)``, so Chinese stays Chinese. The JSON keys and the
   ``yes``/``no`` values stay English in both prompts: translated keys are what broke ragas'
-  ``adapt()`` (ragas #774).
+  ``adapt()`` (ragas #774, #804).
 
 The prompts are the module-level constants ``*_PROMPT_EN`` / ``*_PROMPT_ZH``
 (:class:`string.Template` text with ``$`` placeholders): ``print(SUPPORT_PROMPT_ZH)`` shows one.
@@ -73,7 +72,7 @@ LLM_ENVIRONMENT_VARIABLES = (ENV_BASE_URL, ENV_MODEL, ENV_API_KEY)
 _REPLY_FORMAT_EN = """
 Reply with JSON only, no other text, in this shape:
 {"verdicts": [{"verdict": "yes", "reason": "..."}, {"verdict": "no", "reason": "..."}]}
-The list holds exactly $count objects, one per numbered item above, in the same order.
+The list must hold exactly $count: one object per numbered item above, in the same order.
 "verdict" is "yes" or "no"; "reason" is one short sentence.
 """
 
@@ -93,7 +92,7 @@ context contradicts it, says something different (another number, date, conditio
 negation), or does not mention it, even if the statement is true in the real world. If only
 part of a statement is supported, answer "no". Use only the context, not your own knowledge.
 
-Context ($context_count passages, read together):
+Context (number of passages: $context_count; read them together):
 $context
 
 Statements ($count):
@@ -194,9 +193,11 @@ class LLMReplyError(ValueError):
     """
 
     def __init__(self, where: str, problem: str, reply: str):
-        self.reply = reply
-        self.problem = problem
+        self.where, self.problem, self.reply = where, problem, reply
         super().__init__(f"{where}: {problem}. The reply was: {_quote(reply)}")
+
+    def __reduce__(self):  # survives pickling (multiprocessing, pytest-xdist) with its fields
+        return type(self), (self.where, self.problem, self.reply)
 
 
 def _quote(reply: str) -> str:
@@ -297,7 +298,7 @@ class LLMJudge(Judge):
     1
     """
 
-    name = "LLMJudge"
+    name = "llm"
 
     def __init__(self, complete: Callable[[str], str], *, language: str = "auto"):
         if not callable(complete):
