@@ -1,0 +1,69 @@
+"""Claims notebook 13 makes in prose, checked on their own.
+
+* TruLens splits an answer with NLTK's Punkt, which ends sentences only at ``. ? !``: a Chinese
+  answer punctuated with 。 stays one "statement", where ``split_statements`` finds each sentence.
+* DeepEval's "idk" (a claim the context does not mention) costs nothing unless
+  ``penalize_ambiguous_claims``; a direct contradiction ("no") does, so the notes' answer gets 1/2
+  from DeepEval as from ragas, and nothing to judge is 1 there, NaN here.
+* On the notes' refund context the lexical judge misses all three of the notebook's blind spots.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import warnings
+
+import pytest
+
+import ragmetrics_lite as rml
+
+CONTEXTS = ["本产品自签收之日起 7 天内可以申请退款。", "申请退款需要提供订单号，审核通过后 3 个工作日内原路退回。"]
+UNFAITHFUL = "本产品支持 30 天无理由退款。退款需要提供订单号。"
+exercise = importlib.import_module("ragmetrics_lite.exercises.q13_idk_verdicts")
+
+
+def test_punkt_leaves_a_chinese_answer_in_one_piece_but_split_statements_does_not():
+    punkt = pytest.importorskip("nltk.tokenize.punkt")
+    assert punkt.PunktSentenceTokenizer().tokenize(UNFAITHFUL) == [UNFAITHFUL]
+    assert rml.triad.split_statements(UNFAITHFUL) == ["本产品支持 30 天无理由退款。", "退款需要提供订单号。"]
+
+
+@pytest.mark.parametrize("verdicts, penalize, expected", [
+    (["no", "yes"], False, 0.5),      # the notes' answer: 30 days contradicts 7 days
+    (["yes", "idk"], False, 1.0),     # an unmentioned claim costs nothing by default
+    (["yes", "idk"], True, 0.5),      # ... and counts against the answer when penalized
+    (["idk", "idk"], True, 0.0),
+])
+def test_deepeval_style_scores(verdicts, penalize, expected):
+    assert exercise.solution(verdicts, penalize) == expected
+    assert exercise._reference(verdicts, penalize) == expected
+
+
+def test_nothing_to_judge_is_nan_here_and_one_in_deepevals_convention():
+    assert math.isnan(exercise._reference([], False)) and math.isnan(exercise.solution([], True))
+    assert exercise._empty_is_one([], False) == 1.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert math.isnan(rml.triad.faithfulness("", CONTEXTS))
+    assert [w.category for w in caught] == [rml.RagMetricsWarning]
+
+
+def test_the_notes_answer_is_half_faithful_and_its_30_day_claim_fails_on_number_and_negation():
+    table = rml.triad.faithfulness_verdicts(UNFAITHFUL, CONTEXTS)
+    assert table.verdict.tolist() == [False, True]
+    assert "number 30" in table.reason[0] and "negates (无)" in table.reason[0]
+
+
+@pytest.mark.parametrize("statement, person", [
+    ("收到货一周之内都能退钱。", True),            # paraphrase, no shared content word
+    ("本产品签收后 7 天内禁止申请退款。", False),   # antonym: 禁止 for 可以
+    ("本产品签收后三十天内可以申请退款。", False),  # a number in words escapes the digit check
+])
+def test_the_lexical_judge_misses_the_notebooks_blind_spots(statement, person):
+    (verdict,) = rml.triad.LexicalJudge().support([statement], CONTEXTS)
+    assert verdict.verdict is (not person)
+
+
+def test_the_exercise_takes_its_expected_values_from_the_helper(monkeypatch):
+    monkeypatch.setattr(exercise, "faithfulness", lambda answer, contexts, judge=None: 0.125)
+    assert exercise.q13_idk_verdicts.expected(exercise.q13_idk_verdicts.edge_cases[4]) == 0.125
