@@ -34,6 +34,25 @@ from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 from .agreement import cohens_kappa, fleiss_kappa, rating_counts
 from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
 from .playground import rank_playground
+from . import triad
+from .triad import (
+    TRIAD_TASKS,
+    Judge,
+    LexicalJudge,
+    Verdict,
+    agreement_summary,
+    answer_relevancy,
+    answer_relevancy_verdicts,
+    context_precision,
+    context_precision_verdicts,
+    context_relevancy,
+    context_relevancy_verdicts,
+    faithfulness,
+    faithfulness_verdicts,
+    judge_items,
+    read_triad_labels,
+    split_statements,
+)
 
 __version__ = "0.1.0"
 
@@ -83,4 +102,21 @@ __all__ = [
     "bootstrap_ci",
     "holm_rejections",
     "rank_playground",
+    "triad",
+    "split_statements",
+    "Verdict",
+    "Judge",
+    "LexicalJudge",
+    "faithfulness",
+    "faithfulness_verdicts",
+    "context_relevancy",
+    "context_relevancy_verdicts",
+    "answer_relevancy",
+    "answer_relevancy_verdicts",
+    "context_precision",
+    "context_precision_verdicts",
+    "TRIAD_TASKS",
+    "read_triad_labels",
+    "judge_items",
+    "agreement_summary",
 ]

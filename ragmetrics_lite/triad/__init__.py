@@ -1,0 +1,53 @@
+"""The RAG triad, judged: context relevancy, faithfulness, answer relevancy, context precision.
+
+``import ragmetrics_lite as rml`` then ``rml.triad.faithfulness(answer, contexts)``. The metrics
+count a judge's yes/no verdicts (``metrics``); the judge is pluggable (``judges``): the offline
+``LexicalJudge`` by default, or ``LLMJudge`` around any ``complete(prompt) -> str``. Statements
+are split by ``split_statements``; hand labels and agreement live in ``labels``. Derived in
+``12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and ``14_answer_relevancy.ipynb``.
+"""
+from .judges import Judge, Verdict
+from .labels import TRIAD_TASKS, agreement_summary, judge_items, read_triad_labels
+from .lexical import LexicalJudge
+from .metrics import (
+    answer_relevancy,
+    answer_relevancy_verdicts,
+    context_precision,
+    context_precision_verdicts,
+    context_relevancy,
+    context_relevancy_verdicts,
+    faithfulness,
+    faithfulness_verdicts,
+)
+from .statements import split_statements
+
+__all__ = [
+    "split_statements",
+    "Verdict",
+    "Judge",
+    "LexicalJudge",
+    "faithfulness",
+    "faithfulness_verdicts",
+    "context_relevancy",
+    "context_relevancy_verdicts",
+    "answer_relevancy",
+    "answer_relevancy_verdicts",
+    "context_precision",
+    "context_precision_verdicts",
+    "TRIAD_TASKS",
+    "read_triad_labels",
+    "judge_items",
+    "agreement_summary",
+]
+
+# LEAD AT MERGE: llm.py comes from branch triad-llm (helper A2). Until it exists this import is
+# skipped; only the absence of the module itself is tolerated (an error inside llm.py, or a
+# missing dependency of it, still raises). Once triad-llm is merged, replace the try/except with
+# the plain import line.
+try:
+    from .llm import LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
+except ModuleNotFoundError as error:
+    if error.name != f"{__name__}.llm":
+        raise
+else:
+    __all__ += ["LLMJudge", "LLMReplyError", "openai_compatible_complete", "llm_judge_from_environment"]

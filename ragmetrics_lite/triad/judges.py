@@ -1,0 +1,61 @@
+"""The judge interface (评审器): what every judge of the RAG triad must answer.
+
+A judge turns pairs of texts into yes/no verdicts with a reason; the metrics in
+``ragmetrics_lite.triad.metrics`` only count verdicts. ragas, DeepEval and TruLens put an
+LLM behind the same three questions (see ``docs`` in ``13_faithfulness.ipynb``). Two judges
+ship: :class:`~ragmetrics_lite.triad.lexical.LexicalJudge` (offline, deterministic, a teaching
+baseline) and ``LLMJudge`` (any ``complete(prompt) -> str`` you supply). Write your own by
+subclassing :class:`Judge`; notebooks 12-14 show a scripted one.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Verdict", "Judge"]
+
+
+class Verdict(NamedTuple):
+    """One judged item: ``verdict`` True means supported / relevant / addresses the question.
+
+    >>> Verdict(True, "3/3 content words in the context")
+    Verdict(verdict=True, reason='3/3 content words in the context')
+    """
+
+    verdict: bool
+    reason: str
+
+
+class Judge:
+    """The interface: each method returns one :class:`Verdict` per input, in order (``[]`` for ``[]``).
+
+    Used by every metric of notebooks ``12_context_relevancy``, ``13_faithfulness`` and
+    ``14_answer_relevancy``. A subclass implements all three methods:
+
+    >>> class SaysYes(Judge):
+    ...     name = "says-yes"
+    ...     def support(self, statements, contexts):
+    ...         return [Verdict(True, "always yes") for _ in statements]
+    ...     def context_relevance(self, question, texts):
+    ...         return [Verdict(True, "always yes") for _ in texts]
+    ...     def answer_relevance(self, question, statements):
+    ...         return [Verdict(True, "always yes") for _ in statements]
+    >>> SaysYes().support(["a.", "b."], ["ctx"])[1]
+    Verdict(verdict=True, reason='always yes')
+    """
+
+    name: str = "judge"
+
+    def support(self, statements: list[str], contexts: list[str]) -> list[Verdict]:
+        """Is each statement supported by the contexts (all chunks taken together)?"""
+        raise NotImplementedError(f"{type(self).__name__} does not implement support()")
+
+    def context_relevance(self, question: str, texts: list[str]) -> list[Verdict]:
+        """Is each text (a context sentence, or a whole chunk) relevant to the question?"""
+        raise NotImplementedError(f"{type(self).__name__} does not implement context_relevance()")
+
+    def answer_relevance(self, question: str, statements: list[str]) -> list[Verdict]:
+        """Does each answer statement address the question?"""
+        raise NotImplementedError(f"{type(self).__name__} does not implement answer_relevance()")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"

@@ -1,0 +1,146 @@
+"""Hand labels for the triad and a judge's agreement with them.
+
+``data/triad/{task}.jsonl`` holds one labelled item per line (schema in ``data/triad/README.md``);
+half of each file is ``heldout``. :func:`judge_items` asks a judge about every item and
+:func:`agreement_summary` compares its verdicts with the labels (accuracy, the majority class's
+share, Cohen's kappa from :func:`ragmetrics_lite.cohens_kappa`, which equals
+``sklearn.metrics.cohen_kappa_score``). Shown in ``13_faithfulness.ipynb`` (all three tasks) and
+used in ``12_context_relevancy`` and ``14_answer_relevancy``.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from ..agreement import cohens_kappa
+from .judges import Judge
+from .metrics import _ask, _judge_or_default
+
+__all__ = ["TRIAD_TASKS", "TASK_FIELDS", "read_triad_labels", "judge_items", "agreement_summary"]
+
+TRIAD_TASKS = ("faithfulness", "context_relevancy", "answer_relevancy")
+#: The two texts each task compares: (judged against, judged item).
+TASK_FIELDS = {
+    "faithfulness": ("context", "statement"),
+    "context_relevancy": ("question", "sentence"),
+    "answer_relevancy": ("question", "statement"),
+}
+_COMMON = ("id", "split", "lang", "phenomenon")
+_CHOICES = {"split": ("dev", "heldout"), "lang": ("zh", "en")}
+
+
+def _check_task(task: object) -> str:
+    if task not in TRIAD_TASKS:
+        raise ValueError(f"task must be one of {TRIAD_TASKS}, got {task!r}")
+    return task
+
+
+def _check_item(item: object, where: str, task: str) -> dict:
+    if not isinstance(item, dict):
+        raise ValueError(f"{where}: expected a JSON object, got {type(item).__name__}")
+    for field in (*_COMMON, *TASK_FIELDS[task], "label"):
+        if field not in item:
+            raise ValueError(f"{where}: missing field {field!r}")
+    for field in (*_COMMON, *TASK_FIELDS[task]):
+        if not isinstance(item[field], str) or not item[field].strip():
+            raise ValueError(f"{where}: {field} must be a non-empty string, got {item[field]!r}")
+    for field, allowed in _CHOICES.items():
+        if item[field] not in allowed:
+            raise ValueError(f"{where}: {field} must be one of {allowed}, got {item[field]!r}")
+    if isinstance(item["label"], bool) or item["label"] not in (0, 1):
+        raise ValueError(f"{where}: label must be 1 or 0, got {item['label']!r}")
+    return item
+
+
+def read_triad_labels(directory, task: str) -> pd.DataFrame:
+    """One row per item of ``{directory}/{task}.jsonl``, every line checked against the schema.
+
+    Columns: id, split, lang, phenomenon, the task's two texts, label, note. Notebook
+    ``13_faithfulness`` reads ``read_triad_labels("../data/triad", "faithfulness")``.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "answer_relevancy.jsonl").write_text(
+    ...     '{"id": "a1", "split": "dev", "lang": "en", "phenomenon": "direct", '
+    ...     '"question": "How do I get a refund?", "statement": "Open the order page.", "label": 1, "note": ""}\\n')
+    >>> read_triad_labels(folder, "answer_relevancy")[["id", "label"]]
+       id  label
+    0  a1      1
+    """
+    task = _check_task(task)
+    path = Path(directory) / f"{task}.jsonl"
+    items, seen = [], set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path.name} line {number}"
+        try:
+            item = _check_item(json.loads(line), where, task)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
+        if item["id"] in seen:
+            raise ValueError(f"{where}: id {item['id']!r} appears twice")
+        seen.add(item["id"])
+        items.append(item)
+    if not items:
+        raise ValueError(f"{path.name} holds no items")
+    columns = [*_COMMON, *TASK_FIELDS[task], "label", "note"]
+    frame = pd.DataFrame(items).reindex(columns=columns)
+    frame["note"] = frame["note"].fillna("")
+    frame["label"] = frame["label"].astype(int)
+    return frame
+
+
+def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> pd.DataFrame:
+    """``items`` plus ``judge`` (1/0, the judge's verdict) and ``reason``: one judge call per item.
+
+    >>> items = pd.DataFrame({"question": ["怎么申请退款？"], "statement": ["在订单页申请退款。"]})
+    >>> judge_items(items, "answer_relevancy")[["judge"]]
+       judge
+    0      1
+    """
+    task = _check_task(task)
+    if not isinstance(items, pd.DataFrame):
+        raise TypeError(f"items must be a DataFrame (from read_triad_labels), got {type(items).__name__}")
+    against, item_field = TASK_FIELDS[task]
+    missing = [c for c in (against, item_field) if c not in items.columns]
+    if missing:
+        raise ValueError(f"items lacks the column(s) {missing} that task {task!r} needs")
+    judge = _judge_or_default(judge)
+    verdicts = []
+    for first, second in zip(items[against], items[item_field]):
+        if task == "faithfulness":
+            verdicts += _ask(judge, "support", [second], [first], 1)
+        elif task == "context_relevancy":
+            verdicts += _ask(judge, "context_relevance", first, [second], 1)
+        else:
+            verdicts += _ask(judge, "answer_relevance", first, [second], 1)
+    out = items.copy()
+    out["judge"] = [int(v.verdict) for v in verdicts]
+    out["reason"] = [v.reason for v in verdicts]
+    return out
+
+
+def agreement_summary(truth, predicted) -> pd.Series:
+    """n, accuracy, majority_share (accuracy of always answering the commoner label) and kappa.
+
+    >>> agreement_summary([1, 1, 0, 0], [1, 0, 0, 0])
+    n                 4.00
+    accuracy          0.75
+    majority_share    0.50
+    kappa             0.50
+    dtype: float64
+    """
+    truth, predicted = [int(x) for x in truth], [int(x) for x in predicted]
+    if len(truth) != len(predicted):
+        raise ValueError(f"truth and predicted must label the same items: {len(truth)} and {len(predicted)}")
+    if not truth:
+        raise ValueError("truth and predicted are empty")
+    n = len(truth)
+    accuracy = sum(t == p for t, p in zip(truth, predicted)) / n
+    majority = max(truth.count(0), truth.count(1)) / n
+    kappa = cohens_kappa(truth, predicted) if len(set(truth) | set(predicted)) > 1 else math.nan
+    return pd.Series({"n": n, "accuracy": accuracy, "majority_share": majority, "kappa": kappa}, dtype=float)

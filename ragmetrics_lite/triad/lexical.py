@@ -1,0 +1,241 @@
+r"""LexicalJudge (词汇评审器): an offline, deterministic judge built on word overlap.
+
+A teaching baseline, not a replacement for an LLM judge: it answers the three questions of
+:class:`~ragmetrics_lite.triad.judges.Judge` by counting shared content words, so it misses
+paraphrase, antonyms ("refunds are allowed" vs "refunds are refused") and numbers written as
+words. Notebook ``13_faithfulness.ipynb`` measures its agreement with hand labels and shows the
+items it gets wrong; ``12_context_relevancy`` and ``14_answer_relevancy`` use it as the default.
+No reference library has a lexical judge; ragas' ``NonLLMContextPrecisionWithReference`` (string
+similarity >= 0.5) is the nearest relative.
+
+The rules, each on one line of a verdict's ``reason``:
+
+* **Content words** are :func:`~ragmetrics_lite.tokenize` tokens, lower-cased, minus the shipped
+  stop words (``ragmetrics_lite/data/stopwords.txt``), numbers and negation cues. A Chinese word
+  is found when it occurs in the other text's raw characters (jieba may cut the two texts
+  differently); an English word when its crude stem (``-ing``, ``-ed``, ``-es``, ``-s`` removed)
+  matches a token's.
+* **support**: the share of the statement's content words found in the contexts must reach
+  ``support_threshold``; every number in the statement (found by regex on the raw text, since
+  jieba cuts "30 天无理由" into 30 / 天无 / 理由) must appear among the contexts' numbers; and the
+  statement must agree in negation with the context sentence that shares most of its words.
+* **context_relevance** / **answer_relevance**: the share of the question's content words found in
+  the text must reach ``relevance_threshold`` / ``address_threshold``.
+
+Negation cues are matched on the raw text after removing the listed exceptions
+(``NEGATION_EXCEPTIONS``: words that contain a cue character without negating, such as 无论
+"no matter", 不仅 "not only", 非常 "very", 未来 "future", 是否 "whether"). 无法 ("cannot") and
+不同 ("different") are kept as negations: they deny something the positive sentence asserts.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from decimal import Decimal, InvalidOperation
+from importlib import resources
+from typing import NamedTuple
+
+from ..tokenization import tokenize
+from .judges import Judge, Verdict
+from .statements import split_statements
+
+__all__ = [
+    "LexicalJudge",
+    "NEGATION_CUES",
+    "NEGATION_EXCEPTIONS",
+    "default_stopwords",
+    "stopwords_sha256",
+    "negation_cues",
+    "numbers_in",
+]
+
+_STOPWORDS_FILE = "stopwords.txt"
+
+#: Negation cues, matched on the raw (lower-cased) text.
+NEGATION_CUES = ("没有", "不", "没", "无", "未", "非", "别", "勿", "否",
+                 "not", "no", "never", "n't", "none", "nothing", "nobody", "neither", "nor",
+                 "without", "cannot")
+#: Words that contain a cue but do not negate; removed before the cues are searched.
+NEGATION_EXCEPTIONS = ("无论", "不论", "不管", "不仅", "不但", "不过", "不断", "不久", "不少", "不错",
+                       "非常", "除非", "未来", "未必", "是否", "否则", "特别", "区别", "分别", "类别",
+                       "级别", "识别", "别人", "别的", "个别", "告别", "not only")
+_ZH_CUES = re.compile("|".join(cue for cue in NEGATION_CUES if not cue.isascii()))
+_EN_CUES = re.compile(r"\b(?:" + "|".join(c for c in NEGATION_CUES if c.isalpha() and c.isascii())
+                      + r")\b|n['’]t")
+_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?%?")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def default_stopwords() -> frozenset[str]:
+    """The shipped stop-word list (generic function words), lower-cased.
+
+    >>> {"的", "the", "什么"} <= default_stopwords(), "不" in default_stopwords()
+    (True, False)
+    """
+    text = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_text(encoding="utf-8")
+    return frozenset(line.strip().lower() for line in text.splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
+def stopwords_sha256() -> str:
+    """SHA-256 of the shipped stop-word file, recorded when the judge is frozen."""
+    data = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_bytes()
+    return hashlib.sha256(data).hexdigest()
+
+
+def negation_cues(text: str) -> list[str]:
+    """The negation cues in ``text``, in order, after removing ``NEGATION_EXCEPTIONS``.
+
+    >>> negation_cues("无论如何，本产品不支持 30 天退款")
+    ['不']
+    >>> negation_cues("Refunds are not only fast; we don't charge.")
+    ["n't"]
+    """
+    lowered = text.lower()
+    for exception in NEGATION_EXCEPTIONS:
+        lowered = lowered.replace(exception, " " * len(exception))
+    found = [(m.start(), m.group()) for m in _ZH_CUES.finditer(lowered)]
+    found += [(m.start(), m.group().replace("’", "'")) for m in _EN_CUES.finditer(lowered)]
+    return [cue for _, cue in sorted(found)]
+
+
+def numbers_in(text: str) -> list[str]:
+    """Numbers written in digits, normalised (``1,000`` -> ``1000``, ``3.50`` -> ``3.5``).
+
+    >>> numbers_in("支持 30 天无理由退款，满 1,000.50 元包邮，好评率 95%")
+    ['30', '1000.5', '95%']
+    """
+    found = []
+    for match in _NUMBER.findall(text):
+        digits, percent = match.rstrip("%").replace(",", ""), "%" if match.endswith("%") else ""
+        try:
+            found.append(format(Decimal(digits).normalize(), "f") + percent)
+        except InvalidOperation:  # pragma: no cover - the regex only admits valid decimals
+            found.append(match)
+    return found
+
+
+def _stem(word: str) -> str:
+    """A crude English stem so that refund/refunds/refunded match; other words unchanged."""
+    if word.isascii() and word.isalpha():
+        for suffix in ("ing", "ed", "es", "s"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                return word[: -len(suffix)]
+    return word
+
+
+class _Text(NamedTuple):
+    """A text prepared for lookups: lower-cased raw text, token stems, numbers."""
+
+    raw: str
+    stems: frozenset[str]
+    numbers: frozenset[str]
+
+
+def _prepare(text: str) -> _Text:
+    tokens = [token.lower() for token in tokenize(text)]
+    return _Text(text.lower(), frozenset(map(_stem, tokens)), frozenset(numbers_in(text)))
+
+
+def _found_in(word: str, text: _Text) -> bool:
+    if _CJK.search(word):
+        return word in text.raw
+    return _stem(word) in text.stems
+
+
+class LexicalJudge(Judge):
+    """Judge by shared content words, numbers and negation (see the module docstring).
+
+    ``support_threshold``: share of a statement's content words that must occur in the contexts.
+    ``relevance_threshold``: share of the question's content words a context sentence or chunk
+    must contain. ``address_threshold``: the same for an answer statement. ``stopwords``: an
+    iterable of words to ignore (default: the shipped list). Notebook ``13_faithfulness``.
+
+    >>> judge = LexicalJudge()
+    >>> judge.support(["产品支持 30 天无理由退款。"], ["产品支持 7 天退款。"])[0].verdict
+    False
+    >>> judge.answer_relevance("怎么申请退款？", ["在订单页点击申请退款。"])[0].verdict
+    True
+    """
+
+    name = "lexical"
+
+    def __init__(self, *, support_threshold: float = 0.6, relevance_threshold: float = 0.5,
+                 address_threshold: float = 0.5, stopwords: Iterable[str] | None = None):
+        for label, value in (("support_threshold", support_threshold),
+                             ("relevance_threshold", relevance_threshold),
+                             ("address_threshold", address_threshold)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise ValueError(f"{label} must be a number in [0, 1], got {value!r}")
+        if isinstance(stopwords, str):
+            raise TypeError("stopwords must be a collection of words, not a single string")
+        self.support_threshold = float(support_threshold)
+        self.relevance_threshold = float(relevance_threshold)
+        self.address_threshold = float(address_threshold)
+        self.stopwords = default_stopwords() if stopwords is None else frozenset(w.lower() for w in stopwords)
+
+    def __repr__(self) -> str:
+        return (f"LexicalJudge(support_threshold={self.support_threshold}, "
+                f"relevance_threshold={self.relevance_threshold}, "
+                f"address_threshold={self.address_threshold})")
+
+    def content_words(self, text: str) -> list[str]:
+        """Lower-cased tokens minus stop words, numbers and negation cues, first occurrence kept.
+
+        >>> LexicalJudge().content_words("产品不支持 30 天无理由退款")  # jieba cuts 天无 / 理由
+        ['产品', '支持', '天无', '理由', '退款']
+        """
+        words = (token.lower() for token in tokenize(text))
+        return list(dict.fromkeys(
+            w for w in words
+            if w not in self.stopwords and not _NUMBER.fullmatch(w) and negation_cues(w) != [w]
+        ))
+
+    # ------------------------------------------------------------------ the three questions
+    def support(self, statements: list[str], contexts: list[str]) -> list[Verdict]:
+        whole = _prepare("\n".join(contexts))
+        sentences = [s for chunk in contexts for s in split_statements(chunk)]
+        prepared = [(s, _prepare(s)) for s in sentences]
+        return [self._support_one(statement, whole, prepared) for statement in statements]
+
+    def _support_one(self, statement: str, whole: _Text, sentences: list) -> Verdict:
+        words = self.content_words(statement)
+        if not words:
+            return Verdict(False, "no content words to check")
+        found = [w for w in words if _found_in(w, whole)]
+        reasons = [f"{len(found)}/{len(words)} content words in the context"]
+        ok = len(found) / len(words) >= self.support_threshold
+        for number in numbers_in(statement):
+            if number not in whole.numbers:
+                ok = False
+                reasons.append(f"number {number} not in the context")
+        if sentences:  # negation is compared with the sentence sharing most content words
+            closest, _ = max(sentences, key=lambda s: sum(_found_in(w, s[1]) for w in words))
+            said, context_said = negation_cues(statement), negation_cues(closest)
+            if said and not context_said:
+                ok = False
+                reasons.append(f"the statement negates ({said[0]}), the closest context sentence does not")
+            elif context_said and not said:
+                ok = False
+                reasons.append(f"the closest context sentence negates ({context_said[0]}), the statement does not")
+        return Verdict(ok, "; ".join(reasons))
+
+    def _overlap(self, question: str, texts: list[str], threshold: float, where: str) -> list[Verdict]:
+        words = self.content_words(question)
+        verdicts = []
+        for text in texts:
+            if not words:
+                verdicts.append(Verdict(False, "the question has no content words"))
+                continue
+            found = [w for w in words if _found_in(w, _prepare(text))]
+            shown = f": {', '.join(found)}" if found else ""
+            verdicts.append(Verdict(len(found) / len(words) >= threshold,
+                                    f"{len(found)}/{len(words)} question words in the {where}{shown}"))
+        return verdicts
+
+    def context_relevance(self, question: str, texts: list[str]) -> list[Verdict]:
+        return self._overlap(question, texts, self.relevance_threshold, "text")
+
+    def answer_relevance(self, question: str, statements: list[str]) -> list[Verdict]:
+        return self._overlap(question, statements, self.address_threshold, "statement")

@@ -1,0 +1,159 @@
+"""LexicalJudge's rules one by one: content words, numbers, negation cues and their exceptions."""
+import re
+import time
+
+import pytest
+
+from ragmetrics_lite.triad import LexicalJudge, Verdict
+from ragmetrics_lite.triad.lexical import (
+    NEGATION_CUES,
+    NEGATION_EXCEPTIONS,
+    default_stopwords,
+    negation_cues,
+    numbers_in,
+    stopwords_sha256,
+)
+
+JUDGE = LexicalJudge()
+CONTEXT = ["本产品支持 7 天退款，退款需提供订单号。", "Refunds are processed within 3 business days."]
+
+
+def support(statement, contexts=CONTEXT, judge=JUDGE):
+    [verdict] = judge.support([statement], contexts)
+    assert isinstance(verdict, Verdict) and isinstance(verdict.verdict, bool)
+    return verdict
+
+
+def test_supported_statement_and_readable_reason():
+    verdict = support("产品支持 7 天退款。")
+    assert verdict.verdict and re.fullmatch(r"\d/\d content words in the context", verdict.reason)
+
+
+def test_a_number_missing_from_the_context_makes_it_unsupported():
+    verdict = support("产品支持 30 天退款。")
+    assert not verdict.verdict and "number 30 not in the context" in verdict.reason
+    assert not support("Refunds are processed within 5 business days.").verdict
+    assert support("Refunds are processed within 3 business days.").verdict
+
+
+def test_numbers_are_read_from_the_raw_text():
+    # jieba cuts "30 天无理由" into 30 / 天无 / 理由; the regex still sees 30.
+    assert numbers_in("30 天无理由退款") == ["30"]
+    assert numbers_in("v2.1, 1,000 元, 3.50 米, 95%, 007") == ["2.1", "1000", "3.5", "95%", "7"]
+    assert numbers_in("no digits here") == []
+
+
+@pytest.mark.parametrize("statement", ["本产品不支持 7 天退款。", "本产品没有 7 天退款。",
+                                       "Refunds are not processed within 3 business days.",
+                                       "Refunds are never processed within 3 business days.",
+                                       "Refunds aren't processed within 3 business days."])
+def test_a_negation_the_context_lacks_makes_it_unsupported(statement):
+    verdict = support(statement)
+    assert not verdict.verdict and "the statement negates" in verdict.reason
+
+
+def test_a_negation_the_statement_lacks_makes_it_unsupported():
+    verdict = support("本产品支持退款。", ["本产品不支持退款。"])
+    assert not verdict.verdict and "the closest context sentence negates (不)" in verdict.reason
+    assert support("本产品不支持退款。", ["本产品不支持退款。"]).verdict
+
+
+def test_negation_is_compared_with_the_closest_sentence_only():
+    contexts = ["本产品支持 7 天退款。", "运费不退还。"]
+    assert support("本产品支持 7 天退款。", contexts).verdict
+    assert support("运费不退还。", contexts).verdict
+
+
+@pytest.mark.parametrize("text", ["无论如何都可以退款", "不仅可以退款", "非常快", "未来会支持", "是否支持退款",
+                                  "Refunds are not only fast but free."])
+def test_negation_exceptions_are_not_cues(text):
+    assert negation_cues(text) == []
+
+
+def test_negation_cues_found_in_order():
+    assert negation_cues("无法退款，也没有补偿，不能换货") == ["无", "没有", "不"]
+    assert negation_cues("No refund, nothing back; we cannot and won’t") == ["no", "nothing", "cannot", "n't"]
+    assert negation_cues("Knot notable nobody") == ["nobody"]  # whole words only
+
+
+def test_every_exception_contains_a_cue():
+    for exception in NEGATION_EXCEPTIONS:
+        assert any(cue in exception for cue in NEGATION_CUES), exception
+
+
+def test_content_words_drop_stop_words_numbers_and_cues():
+    assert JUDGE.content_words("The refunds are not processed in 3 days") == ["refunds", "processed", "days"]
+    assert JUDGE.content_words("什么是退款？") == ["退款"]
+
+
+def test_english_words_match_by_a_crude_stem():
+    assert support("A refund is processed.", ["Refunds are processed."]).verdict
+    assert not support("A refund is processed.", ["Exchanges are processed."]).verdict
+
+
+def test_support_threshold_decides():
+    contexts = ["退款需提供订单号。"]
+    statement = "退款需提供订单号和发票。"  # 订单号 and 退款 found, 发票 and maybe more missing
+    strict, lax = LexicalJudge(support_threshold=1.0), LexicalJudge(support_threshold=0.0)
+    assert not support(statement, contexts, strict).verdict
+    assert support(statement, contexts, lax).verdict
+
+
+def test_relevance_and_address_thresholds_decide():
+    question, text = "公司的退款政策是什么？", ["退款需在 7 天内申请。"]
+    assert LexicalJudge(relevance_threshold=0.3).context_relevance(question, text)[0].verdict
+    assert not LexicalJudge(relevance_threshold=0.9).context_relevance(question, text)[0].verdict
+    assert LexicalJudge(address_threshold=0.3).answer_relevance(question, text)[0].verdict
+    assert not LexicalJudge(address_threshold=0.9).answer_relevance(question, text)[0].verdict
+    reason = LexicalJudge().context_relevance(question, text)[0].reason
+    assert re.fullmatch(r"\d/\d question words in the text: 退款", reason)
+
+
+def test_no_content_words():
+    assert support("是的。") == Verdict(False, "no content words to check")
+    assert JUDGE.answer_relevance("是什么？", ["退款。"]) == [Verdict(False, "the question has no content words")]
+
+
+def test_empty_inputs_give_empty_lists():
+    assert JUDGE.support([], CONTEXT) == []
+    assert JUDGE.context_relevance("q", []) == [] and JUDGE.answer_relevance("q", []) == []
+
+
+@pytest.mark.parametrize("kwargs", [{"support_threshold": 1.5}, {"relevance_threshold": -0.1},
+                                    {"address_threshold": "0.5"}, {"support_threshold": True}])
+def test_thresholds_are_checked(kwargs):
+    with pytest.raises(ValueError, match="must be a number in"):
+        LexicalJudge(**kwargs)
+
+
+def test_thresholds_are_keyword_only():
+    with pytest.raises(TypeError):
+        LexicalJudge(0.5)
+
+
+def test_custom_stopwords():
+    judge = LexicalJudge(stopwords=["退款"])
+    assert "退款" not in judge.content_words("退款政策")
+    with pytest.raises(TypeError, match="not a single string"):
+        LexicalJudge(stopwords="的")
+
+
+def test_stopword_file_is_generic_and_has_no_negation_cues():
+    words = default_stopwords()
+    assert {"的", "了", "是", "the", "of", "is"} <= words
+    assert not words & set(NEGATION_CUES)
+    assert re.fullmatch(r"[0-9a-f]{64}", stopwords_sha256())
+
+
+def test_deterministic():
+    assert [JUDGE.support(["产品支持 30 天退款。"], CONTEXT) for _ in range(3)].count(
+        JUDGE.support(["产品支持 30 天退款。"], CONTEXT)) == 3
+
+
+def test_fast_once_the_dictionary_is_loaded():
+    JUDGE.support(["预热。"], ["预热。"])
+    start = time.perf_counter()
+    for _ in range(100):
+        JUDGE.support(["产品支持 30 天无理由退款。"], CONTEXT)
+        JUDGE.context_relevance("公司的退款政策是什么？", CONTEXT)
+    assert time.perf_counter() - start < 2.0
