@@ -63,8 +63,26 @@ NEGATION_EXCEPTIONS = ("无论", "不论", "不管", "不仅", "不但", "不过
 _ZH_CUES = re.compile("|".join(cue for cue in NEGATION_CUES if not cue.isascii()))
 _EN_CUES = re.compile(r"\b(?:" + "|".join(c for c in NEGATION_CUES if c.isalpha() and c.isascii())
                       + r")\b|n['’]t")
-_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?%?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:,\d{3})*(?:\.\d+)?%?")
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_CLAUSE_END = re.compile(r"[，,：:；;。！？!?]|\.(?=\s|$)")
+
+
+def _sentences(text: str) -> list[str]:
+    """split_statements, re-joining a piece that starts in lower case to a piece ending in ".":
+    "before 4 p.m. on a working day" is one sentence for the number check."""
+    merged: list[str] = []
+    for piece in split_statements(text):
+        if merged and merged[-1].endswith(".") and piece[0].islower() and piece[0].isascii():
+            merged[-1] += " " + piece
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _clauses(text: str) -> list[str]:
+    """Sentences cut further at commas and colons: the scope negation is compared in."""
+    return [c.strip() for c in _CLAUSE_END.split(text) if any(char.isalnum() for char in c)]
 
 
 def default_stopwords() -> frozenset[str]:
@@ -117,11 +135,17 @@ def numbers_in(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    """A crude English stem so that refund/refunds/refunded match; other words unchanged."""
+    """A crude English stem: drop one of -ing, -ed, -es, -s, keep at most 5 letters.
+
+    refund/refunds/refunded, delivery/delivered and charge/charging then match. Truncating to a
+    few letters is an old information-retrieval stemmer; other words are unchanged.
+    """
     if word.isascii() and word.isalpha():
         for suffix in ("ing", "ed", "es", "s"):
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-                return word[: -len(suffix)]
+                word = word[: -len(suffix)]
+                break
+        return word[:5]
     return word
 
 
@@ -139,8 +163,10 @@ def _prepare(text: str) -> _Text:
 
 
 def _found_in(word: str, text: _Text) -> bool:
+    """Chinese: the word, or one of its two-character pieces, occurs in the raw text (jieba may
+    cut 货运费 in one text and 运费 in the other). English: a token has the same stem."""
     if _CJK.search(word):
-        return word in text.raw
+        return word in text.raw or any(word[i : i + 2] in text.raw for i in range(len(word) - 1))
     return _stem(word) in text.stems
 
 
@@ -190,36 +216,50 @@ class LexicalJudge(Judge):
         return list(dict.fromkeys(
             w for w in words
             if w not in self.stopwords and not _NUMBER.fullmatch(w) and negation_cues(w) != [w]
+            and not (w.isascii() and len(w) == 1)
         ))
 
     # ------------------------------------------------------------------ the three questions
     def support(self, statements: list[str], contexts: list[str]) -> list[Verdict]:
         whole = _prepare("\n".join(contexts))
-        sentences = [s for chunk in contexts for s in split_statements(chunk)]
-        prepared = [(s, _prepare(s)) for s in sentences]
-        return [self._support_one(statement, whole, prepared) for statement in statements]
+        sentences = [(t, _prepare(t)) for chunk in contexts for t in _sentences(chunk)]
+        clauses = [(t, _prepare(t)) for chunk in contexts for t in _clauses(chunk)]
+        return [self._support_one(statement, whole, sentences or [("", whole)], clauses or [("", whole)])
+                for statement in statements]
 
-    def _support_one(self, statement: str, whole: _Text, sentences: list) -> Verdict:
+    def _closest(self, text: str, candidates: list) -> tuple[str, _Text]:
+        """The candidate (text, prepared) sharing most content words with ``text``; the first of equals."""
+        words = self.content_words(text)
+        return max(candidates, key=lambda c: sum(_found_in(w, c[1]) for w in words))
+
+    def _support_one(self, statement: str, whole: _Text, sentences: list, clauses: list) -> Verdict:
         words = self.content_words(statement)
         if not words:
             return Verdict(False, "no content words to check")
         found = [w for w in words if _found_in(w, whole)]
-        reasons = [f"{len(found)}/{len(words)} content words in the context"]
-        ok = len(found) / len(words) >= self.support_threshold
-        for number in numbers_in(statement):
-            if number not in whole.numbers:
-                ok = False
-                reasons.append(f"number {number} not in the context")
-        if sentences:  # negation is compared with the sentence sharing most content words
-            closest, _ = max(sentences, key=lambda s: sum(_found_in(w, s[1]) for w in words))
-            said, context_said = negation_cues(statement), negation_cues(closest)
-            if said and not context_said:
-                ok = False
-                reasons.append(f"the statement negates ({said[0]}), the closest context sentence does not")
-            elif context_said and not said:
-                ok = False
-                reasons.append(f"the closest context sentence negates ({context_said[0]}), the statement does not")
-        return Verdict(ok, "; ".join(reasons))
+        problems = []
+        for clause in _clauses(statement):  # partial support: every clause must be covered
+            clause_words = self.content_words(clause)
+            clause_found = sum(_found_in(w, whole) for w in clause_words)
+            if clause_words and clause_found / len(clause_words) < self.support_threshold:
+                problems.append(f"{clause_found}/{len(clause_words)} words of '{clause}' in the context")
+            problems += self._negation_problem(clause, self._closest(clause, clauses)[0])
+        sentence = self._closest(statement, sentences)[1]  # numbers: the sentence that says it
+        problems += [f"number {n} not in the closest context sentence"
+                     for n in numbers_in(statement) if n not in sentence.numbers]
+        reasons = [f"{len(found)}/{len(words)} content words in the context", *problems]
+        return Verdict(not problems, "; ".join(reasons))
+
+    @staticmethod
+    def _negation_problem(clause: str, context_clause: str) -> list[str]:
+        """A clause negates when it holds an odd number of cues: 没有哪位员工可以不参加 (two cues)
+        says that everyone must. Statement and closest context clause must agree."""
+        said, context_said = negation_cues(clause), negation_cues(context_clause)
+        if len(said) % 2 > len(context_said) % 2:
+            return [f"the statement negates ({', '.join(said)}), the closest context clause does not"]
+        if len(said) % 2 < len(context_said) % 2:
+            return [f"the closest context clause negates ({', '.join(context_said)}), the statement does not"]
+        return []
 
     def _overlap(self, question: str, texts: list[str], threshold: float, where: str) -> list[Verdict]:
         words = self.content_words(question)
