@@ -12,6 +12,7 @@ an identical file. The notebook's kernelspec becomes the one this environment pr
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -23,6 +24,12 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL_NAME = "python3"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+# A real LLM judge set up in the shell (notebooks 12-14, see ragmetrics_lite/triad/llm.py) would
+# store its replies; stored outputs come from the offline judge only, as under pytest (conftest.py).
+for _name in ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY"):
+    os.environ.pop(_name, None)
 
 
 def environment_kernelspec(name: str = KERNEL_NAME) -> dict[str, str]:

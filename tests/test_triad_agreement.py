@@ -103,3 +103,16 @@ def test_labellers_agreement(task):
     accuracy = sum(x == y for x, y in zip(a, b)) / len(ids)
     print(f"\n{task}: labellers agree on {accuracy:.3f} of {len(ids)} shared items, Cohen's kappa {kappa:.3f}")
     assert math.isfinite(kappa) and -1.0 <= kappa <= 1.0
+
+
+def test_all_three_label_files_are_judged_fast():
+    import time
+
+    rml.tokenize("预热")  # jieba's dictionary is loaded once per process
+    items = {task: read_triad_labels(DATA, task) for task in TRIAD_TASKS}
+    start = time.perf_counter()
+    for task, frame in items.items():
+        judge_items(frame, task)
+    elapsed = time.perf_counter() - start
+    print(f"\n{sum(map(len, items.values()))} labelled items judged in {elapsed:.3f} s")
+    assert elapsed < 2.0  # about 0.4 s on the development machine; generous for shared CI

@@ -9,6 +9,7 @@ are split by ``split_statements``; hand labels and agreement live in ``labels``.
 from .judges import Judge, Verdict
 from .labels import TRIAD_TASKS, agreement_summary, judge_items, read_triad_labels
 from .lexical import LexicalJudge
+from .llm import LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
 from .metrics import (
     answer_relevancy,
     answer_relevancy_verdicts,
@@ -26,6 +27,10 @@ __all__ = [
     "Verdict",
     "Judge",
     "LexicalJudge",
+    "LLMJudge",
+    "LLMReplyError",
+    "openai_compatible_complete",
+    "llm_judge_from_environment",
     "faithfulness",
     "faithfulness_verdicts",
     "context_relevancy",
@@ -39,15 +44,3 @@ __all__ = [
     "judge_items",
     "agreement_summary",
 ]
-
-# LEAD AT MERGE: llm.py comes from branch triad-llm (helper A2). Until it exists this import is
-# skipped; only the absence of the module itself is tolerated (an error inside llm.py, or a
-# missing dependency of it, still raises). Once triad-llm is merged, replace the try/except with
-# the plain import line.
-try:
-    from .llm import LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
-except ModuleNotFoundError as error:
-    if error.name != f"{__name__}.llm":
-        raise
-else:
-    __all__ += ["LLMJudge", "LLMReplyError", "openai_compatible_complete", "llm_judge_from_environment"]

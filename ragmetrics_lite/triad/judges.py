@@ -2,7 +2,7 @@
 
 A judge turns pairs of texts into yes/no verdicts with a reason; the metrics in
 ``ragmetrics_lite.triad.metrics`` only count verdicts. ragas, DeepEval and TruLens put an
-LLM behind the same three questions (see ``docs`` in ``13_faithfulness.ipynb``). Two judges
+LLM behind the same three questions (compared in ``13_faithfulness.ipynb``). Two judges
 ship: :class:`~ragmetrics_lite.triad.lexical.LexicalJudge` (offline, deterministic, a teaching
 baseline) and ``LLMJudge`` (any ``complete(prompt) -> str`` you supply). Write your own by
 subclassing :class:`Judge`; notebooks 12-14 show a scripted one.
@@ -16,6 +16,8 @@ __all__ = ["Verdict", "Judge"]
 
 class Verdict(NamedTuple):
     """One judged item: ``verdict`` True means supported / relevant / addresses the question.
+
+    A row of every ``*_verdicts`` table in notebooks 12-14.
 
     >>> Verdict(True, "3/3 content words in the context")
     Verdict(verdict=True, reason='3/3 content words in the context')

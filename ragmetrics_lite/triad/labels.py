@@ -97,6 +97,8 @@ def read_triad_labels(directory, task: str) -> pd.DataFrame:
 def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> pd.DataFrame:
     """``items`` plus ``judge`` (1/0, the judge's verdict) and ``reason``: one judge call per item.
 
+    Notebook ``13_faithfulness`` judges every labelled item this way (``judge=None``: LexicalJudge).
+
     >>> items = pd.DataFrame({"question": ["怎么申请退款？"], "statement": ["在订单页申请退款。"]})
     >>> judge_items(items, "answer_relevancy")[["judge"]]
        judge
@@ -126,6 +128,9 @@ def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> p
 
 def agreement_summary(truth, predicted) -> pd.Series:
     """n, accuracy, majority_share (accuracy of always answering the commoner label) and kappa.
+
+    Cohen's kappa as :func:`ragmetrics_lite.cohens_kappa` (= ``sklearn.metrics.cohen_kappa_score``);
+    NaN when both sides use one label only. Notebook ``13_faithfulness``.
 
     >>> agreement_summary([1, 1, 0, 0], [1, 0, 0, 0])
     n                 4.00

@@ -88,7 +88,7 @@ def _clauses(text: str) -> list[str]:
 
 
 def default_stopwords() -> frozenset[str]:
-    """The shipped stop-word list (generic function words), lower-cased.
+    """The shipped stop-word list (generic function words), lower-cased. Shown in ``13_faithfulness``.
 
     >>> {"的", "the", "什么"} <= default_stopwords(), "不" in default_stopwords()
     (True, False)
@@ -99,13 +99,19 @@ def default_stopwords() -> frozenset[str]:
 
 
 def stopwords_sha256() -> str:
-    """SHA-256 of the shipped stop-word file, recorded when the judge is frozen."""
+    """SHA-256 of the shipped stop-word file, recorded in ``data/triad/judge_freeze.json``.
+
+    >>> len(stopwords_sha256())
+    64
+    """
     data = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_bytes()
     return hashlib.sha256(data).hexdigest()
 
 
 def negation_cues(text: str) -> list[str]:
     """The negation cues in ``text``, in order, after removing ``NEGATION_EXCEPTIONS``.
+
+    Shown in ``13_faithfulness``; an odd number of cues negates (see :class:`LexicalJudge`).
 
     >>> negation_cues("无论如何，本产品不支持 30 天退款")
     ['不']
@@ -122,6 +128,9 @@ def negation_cues(text: str) -> list[str]:
 
 def numbers_in(text: str) -> list[str]:
     """Numbers written in digits, normalised (``1,000`` -> ``1000``, ``3.50`` -> ``3.5``).
+
+    Digits glued to a letter (the product B5, version v2.1) name a thing and are skipped; numbers
+    written as words (七, twelve) are not found: a blind spot shown in ``13_faithfulness``.
 
     >>> numbers_in("支持 30 天无理由退款，满 1,000.50 元包邮，好评率 95%")
     ['30', '1000.5', '95%']
