@@ -1,0 +1,86 @@
+"""Claims notebook 14 makes in prose, checked on the texts of its parameters cell.
+
+* The notes' example: the company-history answer is faithful to its context and scores lower on
+  answer relevancy than the direct answer.
+* The notes' diagnosis order on the notebook's four answers: each is blamed on the check that names
+  its fault (noisy retrieval on context relevancy, the invented answer on faithfulness, the
+  on-topic answer that does not say how to apply on answer relevancy; the good answer passes).
+* A bag-of-words vector is not an embedding: 如何 and 怎么 share nothing, so a paraphrased question
+  loses a third of its cosine; the exercise's cosine equals scikit-learn's on count vectors, zero
+  vectors included.
+* The lexical judge's blind spots named in the notebook: an evasive answer that repeats the
+  question passes, a real next step worded without the question's words fails.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import ragmetrics_lite as rml
+from tests.helpers import load_script
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "14_answer_relevancy.ipynb"
+harness = load_script(ROOT / "scripts" / "run_parameter_sets.py")
+exercise = importlib.import_module("ragmetrics_lite.exercises.q14_bow_cosine")
+
+
+@pytest.fixture(scope="module")
+def p():
+    """The values of the notebook's parameters cell."""
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    return harness.stored_parameters(notebook.cells[harness.parameters_cell_index(notebook)])
+
+
+def test_the_history_answer_is_faithful_yet_less_relevant_than_the_direct_answer(p):
+    history = rml.triad.answer_relevancy(p["question"], p["history_answer"])
+    direct = rml.triad.answer_relevancy(p["question"], p["direct_answer"])
+    assert history == 0 < direct == 1
+    assert rml.triad.faithfulness(p["history_answer"], [p["history_context"]]) == 1
+
+
+def test_each_broken_answer_first_fails_the_check_that_names_its_fault(p):
+    question, threshold = p["question"], p["threshold"]
+    cases = {"context relevancy": ([p["history_context"], p["hiring_context"]], p["history_answer"]),
+             "faithfulness": ([p["refund_context"]], p["hallucinated_answer"]),
+             "answer relevancy": ([p["refund_context"]], p["off_question_answer"]),
+             None: ([p["refund_context"]], p["direct_answer"])}
+    for expected, (contexts, answer) in cases.items():
+        scores = {"context relevancy": rml.triad.context_relevancy(question, contexts),
+                  "faithfulness": rml.triad.faithfulness(answer, contexts),
+                  "answer relevancy": rml.triad.answer_relevancy(question, answer)}
+        first = next((check for check, score in scores.items() if not score >= threshold), None)
+        assert first == expected, (answer, scores)
+
+
+def test_a_bag_of_words_misses_a_synonym_where_an_embedding_would_not():
+    asked, paraphrased = rml.tokenize("怎么申请退款？"), rml.tokenize("如何申请退款？")
+    assert set(asked) ^ set(paraphrased) == {"怎么", "如何"}
+    assert math.isclose(exercise.solution(asked, paraphrased), 2 / 3)
+
+
+def test_the_exercise_cosine_equals_scikit_learn_on_count_vectors():
+    text = pytest.importorskip("sklearn.feature_extraction.text")
+    pairwise = pytest.importorskip("sklearn.metrics.pairwise")
+    rng = random.Random(14)
+    for _ in range(300):
+        a, b = (rng.choices(["怎么", "申请", "退款", "公司", "历史"], k=rng.randint(0, 6)) for _ in range(2))
+        vectorizer = text.CountVectorizer(analyzer=lambda tokens: tokens).fit([a, b, ["怎么"]])
+        matrix = vectorizer.transform([a, b])
+        expected = pairwise.cosine_similarity(matrix[0], matrix[1])[0, 0]  # 0 for a zero vector
+        assert math.isclose(exercise.solution(a, b), expected, abs_tol=1e-12)
+        assert math.isclose(exercise.q14_bow_cosine.reference(a, b), expected, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("statement, lexical", [
+    ("我不知道怎么申请退款。", True),                         # evasive, repeats the question
+    ("接着填写原因并提交。", False),                          # a real next step, without the question's words
+    ("审核通过后，钱会在 3 到 5 个工作日内原路退回。", False),  # on topic, off the question
+])
+def test_the_lexical_judges_blind_spots(statement, lexical):
+    assert rml.triad.answer_relevancy("怎么申请退款？", statement) == float(lexical)
