@@ -132,7 +132,7 @@ def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]
     """The grade of every run row, in ``order``: one dict lookup per row, chained in C, query by query."""
     empty: dict = {}
     if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
-        lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(0))
+        lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(UNJUDGED))
                    for code, mapping in zip(codes.tolist(), run.inner))
         return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))[order]
     starts, _ = _group_bounds(codes)
@@ -144,14 +144,18 @@ def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]
     for code, a, b in groups:
         if len(set(docs[a:b])) < b - a:
             _refuse_duplicate("run", ids[rows[a]], docs[a:b])
-    lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(0))
+    lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(UNJUDGED))
                for code, a, b in groups)
     grade = np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
     return grade[order] if together else grade
 
 
+UNJUDGED = np.iinfo(np.int64).min  # the grade lookup's default: tells "not judged" from "judged 0"
+
+
 def _rank(qrels: Table, run: Table, level: int) -> Ranked:
-    """Order the run as trec_eval does and attach the grades (and warn about unmatched queries)."""
+    """Order the run as trec_eval does and attach the grades and whether each row is judged
+    (and warn about unmatched queries)."""
     judged_ids = as_strings(qrels.query_id, qrels.query_kind)
     queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
     judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
@@ -163,14 +167,18 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     _warn_about_queries(queries, query, order, run)
     scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first
     query, grade = query[:scored], grade[:scored]
+    judged = grade != UNJUDGED
+    grade = np.where(judged, grade, 0)  # an unjudged document has grade 0
 
     grades = qrels.value
+    if len(grades) and grades.min() == UNJUDGED:
+        raise ValueError(f"a qrels grade of {UNJUDGED} is out of range")
     num_relevant = np.bincount(judged_q, weights=grades >= level, minlength=len(queries))
     positive = grades > 0
     ideal = np.lexsort((-grades[positive], judged_q[positive]))
     ideal_query, ideal_grade = judged_q[positive][ideal], grades[positive][ideal]
     return Ranked(queries, query, _rank_within(query), grade, grade >= level,
-                  num_relevant, ideal_query, _rank_within(ideal_query), ideal_grade)
+                  num_relevant, ideal_query, _rank_within(ideal_query), ideal_grade, judged)
 
 
 def _warn_about_queries(queries: pd.Index, query: np.ndarray, order: np.ndarray, run: Table) -> None:

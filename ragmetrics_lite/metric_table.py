@@ -40,6 +40,7 @@ class Ranked(NamedTuple):
     ideal_query: np.ndarray  # per positive judgment, in ideal order: its query
     ideal_rank: np.ndarray  # ... its rank in the ideal ranking
     ideal_grade: np.ndarray  # ... its grade
+    judged: np.ndarray  # per retrieved row: the document carries a judgment (any grade, 0 included)
 
 
 class Metric(NamedTuple):
@@ -128,6 +129,10 @@ def ndcg_kernel(r: Ranked, k: int | None) -> np.ndarray:
     return divide(dcg(r, k), dcg(r, k, ideal=True))
 
 
+def judged_kernel(r: Ranked, k: int) -> np.ndarray:
+    return per_query_sum(r, r.judged & within(r.rank, k)) / k
+
+
 # --------------------------------------------------------------------------- per-query twins
 def _with_level(function: Callable) -> Callable:
     """``function(relevant, retrieved, k, relevance_level)`` as a twin (the common signature)."""
@@ -143,6 +148,10 @@ def _r_precision_twin(grades, ranking, k, relevance_level):
 
 def _ndcg_twin(grades, ranking, k, relevance_level):
     return retrieval.ndcg_at_k(grades, ranking, k)  # graded: no relevance level
+
+
+def _judged_twin(grades, ranking, k, relevance_level):
+    return retrieval.judged_at_k(grades, ranking, k)  # judged or not: no relevance level
 
 
 def _dcg_twin(grades, ranking, k, relevance_level):
@@ -165,6 +174,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in (
     Metric("ndcg", "optional", ("ndcg", "ndcg_cut"), _ndcg_twin, ndcg_kernel, "07_ndcg"),
     Metric("dcg", "required", (None, None), _dcg_twin, dcg_kernel, "06_dcg"),
     Metric("r_precision", "none", ("Rprec", None), _r_precision_twin, r_precision_kernel, "03_precision_at_k"),
+    # ir_measures' Judged@k breaks ties by id ascending and skips queries missing from the run (judged_at_k)
+    Metric("judged", "required", (None, None), _judged_twin, judged_kernel, "18_capstone_golden_set"),
 )}
 DEFAULT_METRICS = ("recall@5", "precision@5", "hit_rate@5", "mrr", "map", "ndcg@10")
 

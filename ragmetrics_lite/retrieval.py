@@ -52,6 +52,7 @@ __all__ = [
     "r_precision",
     "dcg_at_k",
     "ndcg_at_k",
+    "judged_at_k",
 ]
 
 GAINS = ("linear", "exponential")
@@ -237,3 +238,31 @@ def ndcg_at_k(relevant, retrieved, k: int | None, gain: str = "linear") -> float
         return 0.0
     return dcg_at_k([grades.get(doc, 0) for doc in ranking], k, gain) / ideal_dcg
 
+
+
+def judged_at_k(relevant, retrieved, k: int) -> float:
+    r"""Share of the top k that carries a judgment (any grade, 0 included), divided by k.
+
+    .. math:: \mathrm{Judged@k} = \frac{|\mathrm{judged} \cap \mathrm{top}_k|}{k}
+
+    Not a quality metric: it says how much of a ranking the judgments cover.
+    Every other metric reads an unjudged document as not relevant, so a system
+    whose top k is poorly judged (one designed after the pool was judged) is
+    underrated by them. Divides by k even when fewer than k were retrieved, so
+    an empty ranking (a query missing from the run) scores 0. ``relevant``
+    must be ``{doc_id: grade}``: a bare collection of ids lists no judged
+    non-relevant documents. trec_eval has no such measure. ir_measures'
+    ``Judged@k`` differs: it breaks score ties by doc id ascending
+    (``evaluate`` follows trec_eval: descending), and it skips queries
+    missing from the run instead of scoring them 0; its recent versions also
+    divide by the number retrieved when fewer than k were.
+    Derived in ``notebooks/18_capstone_golden_set.ipynb``.
+
+    >>> judged_at_k({"a": 2, "b": 0}, ["a", "x", "b", "y"], k=4)
+    0.5
+    >>> judged_at_k({"a": 2}, [], k=10)
+    0.0
+    """
+    k = check_k(k)
+    grades, ranking, _ = _prepare(relevant, retrieved)
+    return sum(doc in grades for doc in ranking[:k]) / k
