@@ -129,7 +129,8 @@ def _refuse_duplicate(name: str, query_id, docs: list) -> None:
 
 
 def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]) -> np.ndarray:
-    """The grade of every run row, in ``order``: one dict lookup per row, chained in C, query by query."""
+    """The grade of every run row, in ``order`` (UNJUDGED where the judgments do not list it): one dict
+    lookup per row, chained in C, query by query."""
     empty: dict = {}
     if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
         lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(UNJUDGED))
