@@ -208,6 +208,17 @@ def bleu(
     See the module docstring for smoothing and ``effective_order``.
     Derived in ``08_bleu.ipynb``.
 
+    Cheat sheet:
+        Formula: BP · exp(Σ_{n=1..N} log(p_n) / N); p_n = clipped n-gram matches / candidate n-grams; BP
+            = 1 if c ≥ r else e^(1 − r/c)
+        Range: [0, 1]
+        Compares: a generated answer's 1- to N-grams with one or more reference answers (precision)
+        Misses: meaning and paraphrase (a synonym scores 0), content left out (only through BP), factual
+            truth; 0 when one order has no match (unsmoothed)
+        Use when: answers should reuse a reference's wording (translation-like or templated answers);
+            for a system score use corpus_bleu
+        Notebook: 08_bleu
+
     >>> ref = ["埃菲尔铁塔", "的", "高度", "为", "330", "米"]
     >>> cand = ["埃菲尔铁塔", "的", "高度", "是", "330", "米"]
     >>> round(bleu(cand, [ref], max_n=2), 4)  # sqrt(5/6 * 3/5)
@@ -237,6 +248,16 @@ def corpus_bleu(
     the number may differ from candidate to candidate. This is not the mean
     of sentence BLEU scores. An empty corpus is an error (sacrebleu fails with
     an IndexError). Derived in ``08_bleu.ipynb``.
+
+    Cheat sheet:
+        Formula: BP(Σ_s c_s, Σ_s r_s) · exp(Σ_n log(Σ_s matches_{s,n} / Σ_s total_{s,n}) / N)
+        Range: [0, 1]
+        Compares: a whole test set of generated answers with their references, counts pooled over
+            sentences before dividing
+        Misses: which sentences are bad (long sentences weigh most); meaning, as BLEU
+        Use when: one BLEU for a system on a test set (what sacrebleu reports), not the mean of sentence
+            BLEU
+        Notebook: 08_bleu
 
     >>> cands = [["a", "b", "c"], ["d", "e"]]
     >>> refs = [[["a", "b", "c"]], [["d", "x"], ["d", "e", "f"]]]

@@ -52,6 +52,13 @@ class Metric(NamedTuple):
     per_query: Callable  # (grades: dict, ranking: list, k, relevance_level) -> float, from retrieval.py
     kernel: Callable[[Ranked, int | None], np.ndarray]  # (batch, k) -> one score per query
     notebook: str
+    # The metric's row in docs/cheatsheet.md (scripts/study_aids.py; plain text, no LaTeX):
+    function: str | None = None  # the public per-query function in retrieval.py
+    formula: str | None = None
+    value_range: str | None = None
+    compares: str | None = None  # what it compares with what
+    misses: str | None = None  # what it cannot see
+    use_when: str | None = None
 
 
 # --------------------------------------------------------------------------- kernel helpers
@@ -161,21 +168,65 @@ def _dcg_twin(grades, ranking, k, relevance_level):
 # --------------------------------------------------------------------------- the table
 METRICS: dict[str, Metric] = {m.name: m for m in (
     Metric("recall", "required", (None, "recall"), _with_level(retrieval.recall_at_k), recall_kernel,
-           "01_recall_at_k"),
+           "01_recall_at_k", function="recall_at_k",
+           formula="|relevant ∩ top-k| / |relevant|", value_range="[0, 1]",
+           compares="the top k of the ranking with every document judged relevant for the query",
+           misses="order inside the top k, graded relevance, how much of the top k is noise",
+           use_when="the generator needs all the relevant passages (coverage, multi-part questions), "
+                    "with k as many chunks as the prompt holds"),
     Metric("precision", "required", (None, "P"), _with_level(retrieval.precision_at_k), precision_kernel,
-           "03_precision_at_k"),
+           "03_precision_at_k", function="precision_at_k",
+           formula="|relevant ∩ top-k| / k", value_range="[0, 1] (at most |relevant| / k)",
+           compares="the top k of the ranking with the relevance judgments",
+           misses="relevant documents below k, order inside the top k, graded relevance",
+           use_when="every retrieved chunk costs prompt space and noise misleads the generator"),
     Metric("hit_rate", "required", (None, "success"), _with_level(retrieval.hit_at_k), hit_rate_kernel,
-           "02_hit_rate_at_k"),
+           "02_hit_rate_at_k", function="hit_at_k",
+           formula="mean over queries of [at least one relevant document in the top k]",
+           value_range="[0, 1]",
+           compares="whether the top k holds at least one relevant document",
+           misses="how many relevant documents were found, their ranks, the noise beside them",
+           use_when="one relevant passage is enough to answer (FAQ, single-fact lookups)"),
     # mrr@k is recip_rank on the run cut to k: trec_eval has no such measure
     Metric("mrr", "optional", ("recip_rank", None), _with_level(retrieval.reciprocal_rank), mrr_kernel,
-           "04_mrr"),
+           "04_mrr", function="reciprocal_rank",
+           formula="mean over queries of 1 / rank of the first relevant document (0 if none)",
+           value_range="[0, 1]",
+           compares="the rank of the first relevant document",
+           misses="every relevant document after the first, graded relevance",
+           use_when="the reader (user or generator) relies on the first good hit"),
     Metric("map", "optional", ("map", "map_cut"), _with_level(retrieval.average_precision), map_kernel,
-           "05_map"),
-    Metric("ndcg", "optional", ("ndcg", "ndcg_cut"), _ndcg_twin, ndcg_kernel, "07_ndcg"),
-    Metric("dcg", "required", (None, None), _dcg_twin, dcg_kernel, "06_dcg"),
-    Metric("r_precision", "none", ("Rprec", None), _r_precision_twin, r_precision_kernel, "03_precision_at_k"),
+           "05_map", function="average_precision",
+           formula="AP = Σ P@i over the ranks i of relevant documents / |relevant|; MAP = mean AP",
+           value_range="[0, 1]",
+           compares="the ranks of all relevant documents, against every relevant document judged",
+           misses="graded relevance (binary only); relevant documents nobody judged",
+           use_when="binary judgments, and every relevant document should be near the top"),
+    Metric("ndcg", "optional", ("ndcg", "ndcg_cut"), _ndcg_twin, ndcg_kernel, "07_ndcg",
+           function="ndcg_at_k",
+           formula="DCG@k / IDCG@k (IDCG: every judged document sorted by grade)", value_range="[0, 1]",
+           compares="graded gains in rank order with the best possible order of the judged documents",
+           misses="how much relevant material exists (one weak document ranked first scores 1); "
+                  "unjudged documents count as 0",
+           use_when="graded judgments (0-3) where order matters, averaged across queries"),
+    Metric("dcg", "required", (None, None), _dcg_twin, dcg_kernel, "06_dcg", function="dcg_at_k",
+           formula="Σ_{i ≤ k} grade_i / log2(i + 1)", value_range="[0, IDCG@k] (no bound shared by queries)",
+           compares="graded gains in rank order, discounted by rank",
+           misses="comparability across queries (not normalised)",
+           use_when="comparing rankings of the same query, or as NDCG's numerator"),
+    Metric("r_precision", "none", ("Rprec", None), _r_precision_twin, r_precision_kernel, "03_precision_at_k",
+           function="r_precision",
+           formula="|relevant ∩ top-R| / R, R = |relevant|", value_range="[0, 1]",
+           compares="the top R with the relevant set (precision = recall at R)",
+           misses="everything below rank R, graded relevance",
+           use_when="the number of relevant documents varies a lot from query to query"),
     # ir_measures' Judged@k breaks ties by id ascending and skips queries missing from the run (judged_at_k)
-    Metric("judged", "required", (None, None), _judged_twin, judged_kernel, "18_capstone_golden_set"),
+    Metric("judged", "required", (None, None), _judged_twin, judged_kernel, "18_capstone_golden_set",
+           function="judged_at_k",
+           formula="|judged ∩ top-k| / k (judged: any grade in the qrels, 0 included)", value_range="[0, 1]",
+           compares="the top k with the set of judged documents, whatever their grade",
+           misses="relevance itself: it measures the judgments' coverage, not the ranking's quality",
+           use_when="before trusting a new system's scores on a pool judged from another system's runs"),
 )}
 DEFAULT_METRICS = ("recall@5", "precision@5", "hit_rate@5", "mrr", "map", "ndcg@10")
 

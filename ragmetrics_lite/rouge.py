@@ -78,6 +78,17 @@ def rouge_n(candidate: list[str], reference: list[str], n: int) -> Score:
 
     ROUGE-N in the narrow sense is the recall. Derived in ``09_rouge_n.ipynb``.
 
+    Cheat sheet:
+        Formula: R = Σ_g min(count_cand(g), count_ref(g)) / Σ_g count_ref(g); P divides by the
+            candidate's n-grams; F1 = 2PR / (P + R)
+        Range: [0, 1] (each of P, R, F1)
+        Compares: the n-grams of a generated answer with a reference answer, as coverage (recall), with
+            P and F1
+        Misses: meaning and paraphrase, word order beyond n, padding (recall grows with length)
+        Use when: an answer must cover a reference's key content (summaries, key points), with one fixed
+            tokenizer, P and F1 beside R
+        Notebook: 09_rouge_n
+
     >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
     >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]
     >>> rouge_n(cand, ref, 1).recall, round(rouge_n(cand, ref, 2).recall, 4)  # 7/10, 2/9
@@ -157,6 +168,15 @@ def rouge_l(candidate: list[str], reference: list[str]) -> Score:
 
     Derived in ``10_rouge_l.ipynb``.
 
+    Cheat sheet:
+        Formula: P = LCS / |cand|, R = LCS / |ref|, F1 = 2PR / (P + R); LCS = longest common subsequence
+        Range: [0, 1] (each of P, R, F1)
+        Compares: the longest in-order (gaps allowed) word sequence shared by a generated answer and a
+            reference
+        Misses: meaning; clauses in another order (only one in-order chain counts)
+        Use when: sentence-level order matters (summaries, steps), reported beside ROUGE-1 and ROUGE-2
+        Notebook: 10_rouge_l
+
     >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
     >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]
     >>> [round(x, 4) for x in rouge_l(cand, ref)]  # 5/12, 5/10
@@ -209,6 +229,15 @@ def rouge_scores(candidates: list[list[str]], references: list[list[str]], order
     (rouge-score's ``RougeScorer(["rouge1", "rouge2", "rougeL"]).score`` looped).
     The n-grams of the whole batch are counted at once with numpy, and the LCS
     tables of many pairs are filled together.
+
+    Cheat sheet:
+        Formula: rouge_n (for each order) and rouge_l of every (candidate, reference) pair, one row per
+            pair
+        Range: [0, 1] in every column
+        Compares: many generated answers with their references at once
+        Misses: what ROUGE-N and ROUGE-L miss
+        Use when: scoring a test set: the per-pair numbers of rouge_n and rouge_l, vectorised
+        Notebook: 09_rouge_n
 
     >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
     >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]

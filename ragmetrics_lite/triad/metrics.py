@@ -148,6 +148,17 @@ def faithfulness(answer: str, contexts: list[str], judge: Judge | None = None) -
 
     ragas ``Faithfulness`` (0.4.3, paper §3). Notebook ``13_faithfulness``.
 
+    Cheat sheet:
+        Formula: F = statements of the answer the contexts support / statements of the answer
+            (one yes/no verdict per statement from a judge)
+        Range: [0, 1]; NaN when there is nothing to judge
+        Compares: the answer's statements with the retrieved contexts
+        Misses: whether the answer addresses the question (answer relevancy); whether the contexts
+            themselves are right; the judge's own mistakes
+        Use when: checking that an answer says only what was retrieved (hallucination), without
+            reference answers
+        Notebook: 13_faithfulness
+
     >>> faithfulness("产品支持 7 天退款。支持 30 天无理由退款。", ["产品支持 7 天退款。"])
     0.5
     """
@@ -185,6 +196,16 @@ def context_relevancy(question: str, contexts: list[str], judge: Judge | None = 
     ``ContextualRelevancyMetric`` is the same ratio over LLM-extracted statements. Notebook
     ``12_context_relevancy``.
 
+    Cheat sheet:
+        Formula: CR = context sentences relevant to the question / context sentences (one verdict
+            per sentence)
+        Range: [0, 1]; NaN when there is nothing to judge
+        Compares: the sentences of the retrieved contexts with the question
+        Misses: whether the contexts hold everything the answer needs (recall), their order,
+            whether the answer uses them
+        Use when: checking how much noise retrieval hands the generator, without relevance judgments
+        Notebook: 12_context_relevancy
+
     >>> context_relevancy("退款政策是什么？", ["退款政策：7 天内可退款。", "公司成立于 1998 年。"])
     0.5
     """
@@ -218,6 +239,16 @@ def answer_relevancy(question: str, answer: str, judge: Judge | None = None) -> 
     DeepEval ``AnswerRelevancyMetric`` (4.1.10) without its ``idk`` verdict; ragas instead
     generates questions back from the answer and averages their cosine similarity to ``q``
     (shown in notebook ``14_answer_relevancy``).
+
+    Cheat sheet:
+        Formula: AR = answer statements that address the question / answer statements (one verdict
+            per statement)
+        Range: [0, 1]; NaN when there is nothing to judge
+        Compares: the answer's statements with the question
+        Misses: whether the answer is true or supported by the contexts (faithfulness); whether it
+            is complete
+        Use when: catching off-topic or padded answers, without reference answers
+        Notebook: 14_answer_relevancy
 
     >>> answer_relevancy("怎么申请退款？", "在订单页申请退款。公司成立于 1998 年。")
     0.5
@@ -253,6 +284,16 @@ def context_precision(question: str, contexts: list[str], judge: Judge | None = 
     denominator does. ragas ``ContextPrecision`` (0.4.3) and DeepEval ``ContextualPrecisionMetric``
     judge whether a chunk was *useful for the reference answer*; here the verdict is relevance to
     the *question*, so no reference answer is needed. Notebook ``12_context_relevancy``.
+
+    Cheat sheet:
+        Formula: CP = Σ_k P@k · v_k / Σ_k v_k over the ranked chunks, v_k = 1 if chunk k is judged
+            relevant (0 if none is)
+        Range: [0, 1]; NaN when no chunk was retrieved
+        Compares: the ranked chunks with the question, rewarding relevant chunks near the top
+        Misses: relevant material never retrieved (recall); how much of a chunk is relevant
+        Use when: judging retrieval order from a judge's verdicts where there are no relevance
+            judgments
+        Notebook: 12_context_relevancy
 
     >>> round(context_precision("退款政策是什么？", ["公司成立于 1998 年。", "退款政策：7 天内可退款。"]), 4)
     0.5
