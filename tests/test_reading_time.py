@@ -48,8 +48,9 @@ def test_there_are_notebooks():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_main_path_reads_in_at_most_20_minutes(path):
+    """20 minutes; the capstone (18) 40, as its issue allows."""
     main = reading_time.reading_time(path).main
-    assert main.minutes <= reading_time.BUDGET_MINUTES, (
+    assert main.minutes <= reading_time.budget_minutes(path), (
         f"{path.name}: main path reads in {main.minutes:.1f} min ({main.words} words, {main.hanzi} "
         f"Chinese characters, {main.code_lines} code lines): move checks and detail after a "
         "'## Going further' heading, after the exercise")
