@@ -155,21 +155,21 @@ def test_title_is_the_first_heading_without_the_number(tmp_path):
         reading_time.title(write(tmp_path, "01_y.ipynb", [md("no heading")]))
 
 
-def test_table_rows_coming_row_and_unknown_notebooks(tmp_path):
+def test_table_rows_coming_row_and_unknown_notebooks(tmp_path, monkeypatch):
     write(tmp_path, "01_recall_at_k.ipynb", [md("# Recall@K | 召回率"), code("k = 1\n" * 20)])
     write(tmp_path, "12_context.ipynb", [md("# Context"), md("## Going further"), md("word " * 400)])
     write(tmp_path, "scratch.ipynb", [md("# not in the reading order")])
-    reading_time.TEACHES["12"] = "is the context on topic?"
-    try:
-        rows = reading_time.table(tmp_path).splitlines()
-    finally:
-        del reading_time.TEACHES["12"]
+    teaches = {"01": reading_time.TEACHES["01"], "12": "is the context on topic?"}
+    monkeypatch.setattr(reading_time, "TEACHES", teaches)
+    monkeypatch.setattr(reading_time, "COMING", {"13": "Faithfulness", "14": "Answer Relevancy"})
+    rows = reading_time.table(tmp_path).splitlines()
     assert rows[2] == ("| 01 | [Recall@K \\| 召回率](notebooks/01_recall_at_k.ipynb) | "
                        "how many of the relevant documents made the top K? | 2 min | 2 min |")
     assert rows[3].startswith("| 12 | [Context](notebooks/12_context.ipynb) |")
     assert rows[3].endswith("| 0 min | 2 min |")
-    assert rows[4].startswith("| 13–18 | coming | Faithfulness, ")
+    assert rows[4] == "| 13–14 | coming | Faithfulness, Answer Relevancy | | |"
     assert len(rows) == 5
+    del teaches["12"]
     with pytest.raises(KeyError, match="add a line for '12' to TEACHES"):
         reading_time.table(tmp_path)
 
