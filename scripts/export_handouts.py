@@ -97,7 +97,7 @@ TEMPLATE = r"""
 FONT_CSS = """
 @font-face {{ font-family: "{cjk_family}"; src: url(data:font/ttf;base64,{cjk}) format("truetype"); }}
 @font-face {{ font-family: "{math_family}"; src: url(data:font/otf;base64,{math}) format("opentype"); }}
-:root {{
+body {{
   --jp-ui-font-family: system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif, "{cjk_family}";
   --jp-content-font-family: system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif, "{cjk_family}";
   --jp-code-font-family: menlo, consolas, "DejaVu Sans Mono", monospace, "{cjk_family}";
