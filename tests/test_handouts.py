@@ -243,6 +243,12 @@ def test_a_formula_latex2mathml_cannot_read_stops_the_export_naming_the_notebook
     assert done.stderr.startswith("export_handouts: 99_broken.ipynb: latex2mathml cannot convert")
 
 
+def test_the_scripts_doctests():
+    import doctest
+
+    assert doctest.testmod(handouts, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
+
+
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
 def test_handouts_and_screenshots_are_not_committed():
     for path in ("handouts/07_ndcg.html", "test-artifacts/handout.png"):
