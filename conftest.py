@@ -1,30 +1,44 @@
-"""Parallel runs: ``scripts/run_tests.sh`` runs pytest-xdist with ``--dist loadgroup``, which keeps
-the tests of one ``xdist_group`` in one worker process and spreads the groups over the cores.
+"""Parallel runs: ``scripts/run_tests.sh`` runs pytest-xdist (``-n auto --dist loadscope``), and the
+scheduler below decides what must stay in one worker process; the units are spread over the cores.
 
-- strict nbval: the cells of one notebook share one kernel, so each notebook is one group;
+- strict nbval: the cells of one notebook share one kernel, so a notebook is one unit;
 - ``tests/test_parameter_sets.py``: the sets of one file run in one kernel (cached), so each set
-  file is one group, and the 15-odd files, the slowest part of the suite, spread over the cores;
-- any other test module is one group, so a module-scoped fixture (the exported handouts, the
+  file is one unit, and the 15-odd files, the slowest part of the suite, spread over the cores;
+- any other test module is one unit, so a module-scoped fixture (the exported handouts, the
   JupyterLab server, a parsed font) is built once.
 
-Without xdist (``pytest`` alone, or ``-n 0``) the marks change nothing.
+(xdist's own ``--dist loadgroup`` marks do not work with pytest 9: xdist 3.8 renames
+``item._nodeid``, which pytest 9 no longer reads.) Without xdist (``pytest`` alone, or ``-n 0``)
+nothing here runs.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
+PARAMETER_SETS = "tests/test_parameter_sets.py"
 
 
-def _group(item) -> str:
-    module = item.nodeid.split("::")[0]  # notebooks/07_ndcg.ipynb, tests/test_rouge.py ...
-    callspec = getattr(item, "callspec", None)
-    if module.endswith("test_parameter_sets.py") and callspec is not None and "path" in callspec.params:
-        return f"{module}:{Path(callspec.params['path']).name}"
+def scope(nodeid: str) -> str:
+    """The unit of work a test belongs to.
+
+    >>> scope("notebooks/07_ndcg.ipynb::Cell 12")
+    'notebooks/07_ndcg.ipynb'
+    >>> scope("tests/test_parameter_sets.py::test_notebook_runs_without_error_on_the_set[07_ndcg[K = 3]]")
+    'tests/test_parameter_sets.py::07_ndcg'
+    >>> scope("tests/test_rouge.py::test_lcs[a-b]")
+    'tests/test_rouge.py'
+    """
+    module, _, rest = nodeid.partition("::")
+    if module == PARAMETER_SETS and rest.startswith("test_notebook_runs_without_error_on_the_set["):
+        return f"{module}::{rest.split('[')[1]}"
     return module
 
 
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(_group(item)))
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadscope":
+        return None  # another --dist: xdist's own scheduler
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SuiteScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return scope(nodeid)
+
+    return SuiteScheduling(config, log)

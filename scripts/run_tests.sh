@@ -8,7 +8,7 @@
 #                 (or at $RAGMETRICS_CHROMIUM), else installed with apt-get when run as root;
 #                 otherwise a message says how, and the browser tests skip (fail under CI=true).
 #
-# The tests run in parallel on every core (pytest-xdist `-n auto --dist loadgroup`; conftest.py
+# The tests run in parallel on every core (pytest-xdist `-n auto --dist loadscope`; conftest.py
 # keeps each notebook's cells, and each module's shared fixtures, in one process). Pass -n 0 to
 # run in one process, or -n 4 for four.
 set -euo pipefail
@@ -17,7 +17,7 @@ SCRIPT_NAME=run_tests.sh
 source scripts/_venv.sh
 
 with_browser=0
-parallel=(-n auto --dist loadgroup)
+parallel=(-n auto --dist loadscope)
 pytest_args=()
 for argument in ${1+"$@"}; do  # ${1+"$@"} is "$@" written so that no arguments also work under set -u in old bash (3.2, macOS)
   case "$argument" in

@@ -56,7 +56,7 @@ def test_without_root_it_says_how_to_get_chromium_and_still_runs_the_tests(repos
     assert "Browser tests: no Chromium found, and installing it needs root and apt-get" in result.stderr
     assert "sudo apt-get install chromium" in result.stderr and "will skip (and fail under CI=true)" in result.stderr
     assert apt == []
-    assert result.stdout.splitlines() == ["-m", "pytest", "-n", "auto", "--dist", "loadgroup", "-q"]
+    assert result.stdout.splitlines() == ["-m", "pytest", "-n", "auto", "--dist", "loadscope", "-q"]
 
 
 def test_as_root_it_installs_chromium_with_apt_get(repository, tmp_path):
