@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -222,25 +220,23 @@ def test_links_between_handouts_resolve(exported):
     assert exported["00_rag_evaluation_map.html"].find("a", href="glossary.html")
 
 
-def test_the_command_exports_and_lists_the_plots_without_alt_metadata(tmp_path):
-    done = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path), "--notebooks", str(NOTEBOOKS[0])],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+def test_the_command_exports_and_lists_the_plots_without_alt_metadata(tmp_path, capsys):
+    assert handouts.main([str(tmp_path), "--notebooks", str(NOTEBOOKS[0])]) == 0
     assert (tmp_path / NOTEBOOKS[0].with_suffix(".html").name).is_file() and (tmp_path / "glossary.html").is_file()
-    without = [o for c in nbformat.read(NOTEBOOKS[0], as_version=4).cells for o in c.get("outputs", [])
+    without = [c.id for c in nbformat.read(NOTEBOOKS[0], as_version=4).cells for o in c.get("outputs", [])
                if "image/png" in o.get("data", {}) and not o.get("metadata", {}).get("image/png", {}).get("alt")]
+    printed = capsys.readouterr().out
     if without:
-        assert f"{len(without)} plot(s) without alt metadata" in done.stdout
+        assert f"{len(without)} plot(s) without alt metadata, described from the text around them " \
+               f"(cells {', '.join(without)})" in printed
 
 
-def test_a_formula_latex2mathml_cannot_read_stops_the_export_naming_the_notebook(tmp_path):
+def test_a_formula_latex2mathml_cannot_read_stops_the_export_naming_the_notebook(tmp_path, capsys):
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_markdown_cell("A broken formula: $\\left( x$")]
     nbformat.write(notebook, tmp_path / "99_broken.ipynb")
-    done = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "out"), "--notebooks",
-                           str(tmp_path / "99_broken.ipynb")], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 1
-    assert done.stderr.startswith("export_handouts: 99_broken.ipynb: latex2mathml cannot convert")
+    assert handouts.main([str(tmp_path / "out"), "--notebooks", str(tmp_path / "99_broken.ipynb")]) == 1
+    assert capsys.readouterr().err.startswith("export_handouts: 99_broken.ipynb: latex2mathml cannot convert")
 
 
 def test_the_scripts_doctests():
