@@ -30,7 +30,6 @@ import argparse
 import base64
 import copy
 import io
-import posixpath
 import re
 import sys
 from pathlib import Path
