@@ -103,6 +103,7 @@ body {{
   --jp-code-font-family-default: menlo, consolas, "DejaVu Sans Mono", monospace, "{cjk_family}";
 }}
 math {{ font-family: "{math_family}", "{cjk_family}", math; }}
+details {{ margin-bottom: 1em; }}  /* an interview card, closed, before the next question */
 mtd[columnalign="left"] {{ text-align: left; }}  /* cases: MathML Core has no columnalign */
 math[display="block"] {{ margin: 0.6em 0; overflow-x: auto; overflow-y: hidden; }}
 """
