@@ -21,16 +21,22 @@ APT_GET = ('#!/bin/sh\necho "$@" >> "{log}"\n'
 
 @pytest.fixture(scope="module")
 def repository(tmp_path_factory) -> tuple[Path, Path]:
-    """(a repository whose .venv Python prints pytest's arguments, a PATH folder with python3)."""
+    """(a repository whose .venv Python prints pytest's arguments, a PATH folder with python3).
+
+    The .venv is a stand-in with the stamp ensure_venv writes, so ensure_venv finds it installed
+    and current (no venv is made: tests/test_launch.py covers making one).
+    """
     tmp = tmp_path_factory.mktemp("run-tests")
     repository = make_repository(tmp / "repo")
     python_dir = base_python_dir(tmp)
-    assert ensure_venv(repository, python_dir).returncode == 0
     python = repository / ".venv" / "bin" / "python"
-    python.unlink()  # a symlink to the base Python: never write through it
+    python.parent.mkdir(parents=True)
     python.write_text(f'#!/bin/sh\nif [ "$1" = -c ]; then exec "{sys.executable}" "$@"; fi\n'
                       'printf "%s\\n" "$@"\n')
     python.chmod(0o755)
+    stamp = run(repository, "source scripts/_venv.sh; requirements_stamp .venv/bin/python > .venv/.requirements-stamp")
+    assert stamp.returncode == 0, stamp.stderr
+    assert ensure_venv(repository, python_dir).stderr == ""  # found installed and current
     return repository, python_dir
 
 
