@@ -4,6 +4,8 @@ scheduler below decides what must stay in one worker process; the units are spre
 - strict nbval: the cells of one notebook share one kernel, so a notebook is one unit;
 - ``tests/test_parameter_sets.py``: the sets of one file run in one kernel (cached), so each set
   file is one unit, and the 15-odd files, the slowest part of the suite, spread over the cores;
+- ``tests/test_launch.py``: each test makes its own repository and venv (the slowest tests of
+  the suite, with no shared fixture), so each test is one unit;
 - any other test module is one unit, so a module-scoped fixture (the exported handouts, the
   JupyterLab server, a parsed font) is built once.
 
@@ -14,6 +16,7 @@ nothing here runs.
 from __future__ import annotations
 
 PARAMETER_SETS = "tests/test_parameter_sets.py"
+ONE_UNIT_PER_TEST = {"tests/test_launch.py"}
 
 
 def scope(nodeid: str) -> str:
@@ -25,8 +28,12 @@ def scope(nodeid: str) -> str:
     'tests/test_parameter_sets.py::07_ndcg'
     >>> scope("tests/test_rouge.py::test_lcs[a-b]")
     'tests/test_rouge.py'
+    >>> scope("tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed")
+    'tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed'
     """
     module, _, rest = nodeid.partition("::")
+    if module in ONE_UNIT_PER_TEST:
+        return nodeid
     if module == PARAMETER_SETS and rest.startswith("test_notebook_runs_without_error_on_the_set["):
         return f"{module}::{rest.split('[')[1]}"
     return module

@@ -89,3 +89,15 @@ def test_without_the_flag_no_browser_step_and_n_0_runs_in_one_process(repository
     result, apt = run_tests(*repository, tmp_path, "-n 0 -x", uid=0, chromium=tmp_path / "none")
     assert (result.returncode, result.stderr, apt) == (0, "", [])
     assert result.stdout.splitlines() == ["-m", "pytest", "-n", "0", "-x"]
+
+
+def test_the_units_of_work_of_a_parallel_run():
+    """conftest.py's scheduler: a notebook, a parameter-set file, a launch test or a module per unit."""
+    import doctest
+
+    from tests.helpers import load_script
+
+    suite_conftest = load_script(Path(__file__).resolve().parents[1] / "conftest.py", "suite_conftest")
+    assert doctest.testmod(suite_conftest).failed == 0
+    assert suite_conftest.scope("tests/test_parameter_sets.py::test_set_file_is_valid[01_recall_at_k.json]") \
+        == "tests/test_parameter_sets.py"
