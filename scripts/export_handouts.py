@@ -58,6 +58,8 @@ ROW_GAP = re.compile(r"\\\\\[\s*([0-9]*\.?[0-9]+)\s*(pt|em|ex|mm)\s*\]")
 EM_PER_UNIT = {"pt": 0.1, "em": 1.0, "ex": 0.43, "mm": 0.285}  # at a 10 pt font, as TeX counts
 FONTS_PLACEHOLDER = "/*handout-fonts*/"
 STRUT_EM = 0.8  # height of a row's strut, to which a row gap adds
+# "\ln p_n": TeX puts a thin space after the name, latex2mathml writes "lnp"; "\ln(x)" needs none.
+FUNCTION_THEN_LETTER = re.compile(r"\\(ln|log|exp|sin|cos|tan)\s+(?=[A-Za-z0-9])")
 
 TEMPLATE = r"""
 {%- extends 'index.html.j2' -%}
@@ -121,12 +123,15 @@ def tex_to_mathml(tex: str, display: str = "inline") -> str:
     2
     >>> "6pt" in tex_to_mathml(r"\begin{cases}1\\[6pt]0\end{cases}")
     False
+    >>> "<mspace width=\"0.167em\" />" in tex_to_mathml(r"w_n \ln p_n")
+    True
     """
     def strut(match: re.Match) -> str:
         return r"\\ \rule{0pt}{%.2fem} " % (STRUT_EM + float(match[1]) * EM_PER_UNIT[match[2]])
 
     try:
-        return latex2mathml.converter.convert(ROW_GAP.sub(strut, tex.strip()), display=display)
+        tex = FUNCTION_THEN_LETTER.sub(r"\\\1\\, ", ROW_GAP.sub(strut, tex.strip()))
+        return latex2mathml.converter.convert(tex, display=display)
     except Exception as error:  # latex2mathml raises many types; name the formula
         raise HandoutError(f"latex2mathml cannot convert {tex.strip()!r}: {type(error).__name__}: {error}") from None
 
