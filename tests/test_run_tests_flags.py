@@ -101,3 +101,20 @@ def test_the_units_of_work_of_a_parallel_run():
     assert doctest.testmod(suite_conftest).failed == 0
     assert suite_conftest.scope("tests/test_parameter_sets.py::test_set_file_is_valid[01_recall_at_k.json]") \
         == "tests/test_parameter_sets.py"
+
+
+def test_without_a_browser_the_browser_tests_skip_but_fail_under_ci(monkeypatch, tmp_path):
+    from tests import browser
+
+    monkeypatch.setenv("RAGMETRICS_CHROMIUM", str(tmp_path / "no-chrome"))
+    assert browser.find_chromium() is None
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="run_tests.sh --with-browser` installs Chromium"):
+        browser.unavailable("no Chromium found")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true but no Chromium found"):
+        browser.unavailable("no Chromium found")
+    chrome = tmp_path / "chrome"
+    chrome.write_text("#!/bin/sh\n")
+    monkeypatch.setenv("RAGMETRICS_CHROMIUM", str(chrome))
+    assert browser.find_chromium() == str(chrome)
