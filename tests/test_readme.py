@@ -13,7 +13,8 @@ BEGIN, END = "<!-- notebook-table:begin -->", "<!-- notebook-table:end -->"
 def test_the_two_commands_are_the_scripts_ci_runs():
     assert "bash scripts/open_lab.sh" in README and "bash scripts/run_tests.sh" in README
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert re.search(r"^exec bash scripts/run_tests\.sh\s*$", ci, re.M)
+    command = re.search(r"^exec (bash scripts/run_tests\.sh(?: --with-browser)?)\s*$", ci, re.M)
+    assert command and command[1] in README, "CI must run the README's test command"
 
 
 def test_the_notebook_table_sits_between_its_markers_and_links_every_notebook():

@@ -1,0 +1,346 @@
+"""Export every notebook to an HTML handout that reads with the network off.
+
+One command (the folder is git-ignored; default ``handouts/``)::
+
+    .venv/bin/python scripts/export_handouts.py [OUTDIR] [--notebooks NB.ipynb ...]
+
+``jupyter nbconvert --to html`` alone gives a page that shows raw ``$...$`` offline (MathJax,
+require.js and mermaid come from a CDN), Chinese as boxes on a machine without a CJK font, and
+plots without alt text. Each handout here is one self-contained file instead:
+
+- formulas are converted to MathML at export time (``latex2mathml``), which Chromium, Firefox and
+  Safari draw natively; ``\\\\[6pt]`` row gaps become a strut, since latex2mathml would print
+  "[6pt]"; the math font (a subset of Latin Modern Math, ``scripts/make_math_font.py``) is
+  embedded, so stretchy braces and big operators work on any machine;
+- the template's CDN blocks (require.js, MathJax, mermaid, widgets) are emptied;
+- the bundled Chinese font is embedded as a ``data:`` URI, cut down to the characters the page
+  uses, and drawn for text, tables and code;
+- plots are inline PNGs with alt text: the output's ``alt`` metadata
+  (``output.metadata["image/png"]["alt"]``), else the cell's (``cell.metadata["alt"]``, a string
+  or one string per image), else a description made from the notebook's title, the section
+  heading and the markdown cell before the plot; the script lists the plots that had no metadata;
+- interview cards (``<details>``) stay collapsed; links to other notebooks point to their
+  handouts, and the glossary (``docs/glossary.md``) is exported beside them as ``glossary.html``.
+
+Nothing is loaded from a remote URL (``tests/test_handouts.py`` parses every page and checks).
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import copy
+import io
+import re
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import latex2mathml.converter
+import nbformat
+from bs4 import BeautifulSoup
+from fontTools import subset
+from fontTools.ttLib import TTFont
+from jinja2 import DictLoader, pass_context
+from nbconvert import HTMLExporter
+from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+from nbconvert.preprocessors import Preprocessor
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+GLOSSARY = ROOT / "docs" / "glossary.md"
+DEFAULT_OUT = ROOT / "handouts"
+FONT_DIR = ROOT / "ragmetrics_lite" / "data" / "fonts"
+CJK_FONT, CJK_FAMILY = FONT_DIR / "RagMetricsNotoSansSC-Regular.ttf", "RagMetrics Noto Sans SC"
+MATH_FONT, MATH_FAMILY = FONT_DIR / "RagMetricsLatinModernMath-Regular.otf", "RagMetrics Latin Modern Math"
+# Mathematical italic and bold letters: Chromium draws a one-letter <mi>x</mi> as U+1D465.
+MATH_ALPHANUMERICS = [*range(0x1D400, 0x1D468), 0x210E, *range(0x1D6A4, 0x1D6A6), *range(0x1D6E2, 0x1D71C)]
+ROW_GAP = re.compile(r"\\\\\[\s*([0-9]*\.?[0-9]+)\s*(pt|em|ex|mm)\s*\]")
+EM_PER_UNIT = {"pt": 0.1, "em": 1.0, "ex": 0.43, "mm": 0.285}  # at a 10 pt font, as TeX counts
+FONTS_PLACEHOLDER = "/*handout-fonts*/"
+STRUT_EM = 0.8  # height of a row's strut, to which a row gap adds
+# "\ln p_n": TeX puts a thin space after the name, latex2mathml writes "lnp"; "\ln(x)" needs none.
+FUNCTION_THEN_LETTER = re.compile(r"\\(ln|log|exp|sin|cos|tan)\s+(?=[A-Za-z0-9])")
+
+TEMPLATE = r"""
+{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{% block jupyter_widgets %}{% endblock jupyter_widgets %}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{% block extra_css %}
+<style type="text/css">/*handout-fonts*/</style>
+{% endblock extra_css %}
+{% block input %}
+{#- pygments' highlighted code is escaped already: bleach's clean_html took a third of the export #}
+<div class="jp-CodeMirrorEditor jp-Editor jp-InputArea-editor" data-type="inline">
+     <div class="cm-editor cm-s-jupyter">
+{{ cell.source | highlight_code(metadata=cell.metadata) }}
+     </div>
+</div>
+{%- endblock input %}
+{% block data_png scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+<img src="data:image/png;base64,{{ output.data['image/png'] | escape_html }}" alt="{{ output | get_metadata('alt', 'image/png') | escape_html }}">
+</div>
+{%- endblock data_png %}
+{% block data_jpg scoped %}
+<div class="jp-RenderedImage jp-OutputArea-output {{ extra_class }}">
+<img src="data:image/jpeg;base64,{{ output.data['image/jpeg'] | escape_html }}" alt="{{ output | get_metadata('alt', 'image/jpeg') | escape_html }}">
+</div>
+{%- endblock data_jpg %}
+{% block data_latex scoped %}
+<div class="jp-RenderedLatex jp-OutputArea-output {{ extra_class }}" data-mime-type="text/latex">
+{{ output.data['text/latex'] | markdown2html }}
+</div>
+{%- endblock data_latex %}
+"""
+
+FONT_CSS = """
+@font-face {{ font-family: "{cjk_family}"; src: url(data:font/ttf;base64,{cjk}) format("truetype"); }}
+@font-face {{ font-family: "{math_family}"; src: url(data:font/otf;base64,{math}) format("opentype"); }}
+body {{
+  --jp-ui-font-family: system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif, "{cjk_family}";
+  --jp-content-font-family: system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif, "{cjk_family}";
+  --jp-code-font-family: menlo, consolas, "DejaVu Sans Mono", monospace, "{cjk_family}";
+  --jp-code-font-family-default: menlo, consolas, "DejaVu Sans Mono", monospace, "{cjk_family}";
+}}
+math {{ font-family: "{math_family}", "{cjk_family}", math; }}
+details {{ margin-bottom: 1em; }}  /* an interview card, closed, before the next question */
+mtd[columnalign="left"] {{ text-align: left; }}  /* cases: MathML Core has no columnalign */
+math[display="block"] {{ margin: 0.6em 0; overflow-x: auto; overflow-y: hidden; }}
+"""
+
+
+class HandoutError(ValueError):
+    """A notebook cannot become a handout (a formula latex2mathml cannot read, say)."""
+
+
+# ---------------------------------------------------------------- formulas
+def tex_to_mathml(tex: str, display: str = "inline") -> str:
+    r"""MathML for a TeX formula, with ``\\[6pt]`` row gaps kept as a strut on the next row.
+
+    >>> tex_to_mathml(r"\begin{cases}1\\[6pt]0\end{cases}", "block").count("<mtr>")
+    2
+    >>> "6pt" in tex_to_mathml(r"\begin{cases}1\\[6pt]0\end{cases}")
+    False
+    >>> "<mspace width=\"0.167em\" />" in tex_to_mathml(r"w_n \ln p_n")
+    True
+    """
+    def strut(match: re.Match) -> str:
+        return r"\\ \rule{0pt}{%.2fem} " % (STRUT_EM + float(match[1]) * EM_PER_UNIT[match[2]])
+
+    try:
+        tex = FUNCTION_THEN_LETTER.sub(r"\\\1\\, ", ROW_GAP.sub(strut, tex.strip()))
+        return latex2mathml.converter.convert(tex, display=display)
+    except Exception as error:  # latex2mathml raises many types; name the formula
+        raise HandoutError(f"latex2mathml cannot convert {tex.strip()!r}: {type(error).__name__}: {error}") from None
+
+
+class MathMLRenderer(IPythonRenderer):
+    """nbconvert's Markdown renderer, with formulas written as MathML instead of TeX for MathJax."""
+
+    def block_math(self, body: str) -> str:
+        return tex_to_mathml(body, "block")
+
+    def latex_environment(self, name: str, body: str) -> str:
+        return tex_to_mathml(f"\\begin{{{name}}}{body}\\end{{{name}}}", "block")
+
+    def inline_math(self, body: str) -> str:
+        return tex_to_mathml(body, "inline")
+
+
+# ---------------------------------------------------------------- alt text
+def _plain(markdown: str) -> str:
+    """Markdown reduced to one line of plain text (formulas, links, emphasis and tags dropped)."""
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$", "…", markdown, flags=re.S)
+    text = re.sub(r"<[^>]+>|`|\*\*|__|\*", "", text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"^#+\s*", "", text, flags=re.M)
+    return " ".join(text.split())
+
+
+def _first_sentence(text: str, limit: int = 200) -> str:
+    sentence = re.split(r"(?<=[.!?。！？])\s", text, maxsplit=1)[0]
+    return sentence if len(sentence) <= limit else sentence[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def fallback_alt(notebook, cell_index: int, image_number: int) -> str:
+    """A description of a plot with no alt metadata: notebook title, section, the text before it."""
+    title = heading = before = ""
+    for cell in notebook.cells[:cell_index]:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith("# ") and not title:
+                title = _plain(line)
+            elif line.startswith("#"):
+                heading = _plain(line)
+        text = _plain("\n".join(l for l in cell.source.splitlines() if not l.startswith("#")))
+        before = text or before
+    parts = [f"Plot {image_number} of the notebook “{title}”" if title else f"Plot {image_number}"]
+    if heading:
+        parts.append(f"section “{heading}”")
+    alt = ", ".join(parts)
+    return f"{alt}: {_first_sentence(before)}" if before else alt
+
+
+class AltTextPreprocessor(Preprocessor):
+    """Give every image output an ``alt`` (see the module docstring) and list those without metadata.
+
+    The list goes to ``resources["images_without_alt"]`` as ``(cell id, image number in the
+    notebook)``.
+    """
+
+    def preprocess(self, nb, resources):
+        missing, number = [], 0
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            in_cell = 0
+            for output in cell.get("outputs", []):
+                for mime in ("image/png", "image/jpeg"):
+                    if mime not in output.get("data", {}):
+                        continue
+                    number += 1
+                    meta = output.setdefault("metadata", {})
+                    per_mime = meta.get(mime) if isinstance(meta.get(mime), dict) else {}
+                    cell_alt = cell.metadata.get("alt")
+                    if isinstance(cell_alt, list):
+                        cell_alt = cell_alt[in_cell] if in_cell < len(cell_alt) else None
+                    alt = per_mime.get("alt") or meta.get("alt") or cell_alt
+                    if not (isinstance(alt, str) and alt.strip()):
+                        missing.append((cell.get("id", f"cell {index}"), number))
+                        alt = fallback_alt(nb, index, number)
+                    meta[mime] = {**per_mime, "alt": alt.strip()}
+                    in_cell += 1
+        resources["images_without_alt"] = missing
+        return nb, resources
+
+
+# ---------------------------------------------------------------- fonts
+def font_subset_base64(path: Path, characters: set[str], extra: list[int] = ()) -> str:
+    """``path`` cut down to the glyphs for ``characters`` (and what layout and MATH reach), base64."""
+    font = TTFont(path, recalcTimestamp=False)
+    options = subset.Options()
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.notdef_outline = True
+    options.hinting = False
+    subsetter = subset.Subsetter(options)
+    available = font.getBestCmap()
+    subsetter.populate(unicodes=sorted({ord(c) for c in characters if ord(c) in available}
+                                       | {cp for cp in extra if cp in available}))
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return base64.b64encode(out.getvalue()).decode("ascii")
+
+
+def font_css(text: str, math_text: str) -> str:
+    """@font-face rules embedding both fonts, each cut to the characters of ``text`` (all pages)."""
+    return FONT_CSS.format(cjk_family=CJK_FAMILY, math_family=MATH_FAMILY,
+                           cjk=font_subset_base64(CJK_FONT, set(text) - set(map(chr, range(0x20, 0x7F)))),
+                           math=font_subset_base64(MATH_FONT, set(math_text) | set("0123456789()[]{}|"),
+                                                   MATH_ALPHANUMERICS))
+
+
+# ---------------------------------------------------------------- pages
+class HandoutExporter(HTMLExporter):
+    """nbconvert's lab HTML with MathML formulas, embedded fonts, alt text and no CDN."""
+
+    def __init__(self, **kw):
+        super().__init__(extra_loaders=[DictLoader({"handout.html.j2": TEMPLATE})],
+                         template_file="handout.html.j2", **kw)
+        self.register_preprocessor(AltTextPreprocessor(), enabled=True)
+
+    @pass_context
+    def markdown2html(self, context, source):
+        cell = context.get("cell", {})
+        renderer = MathMLRenderer(escape=False, attachments=cell.get("attachments", {}),
+                                  anchor_link_text=self.anchor_link_text)
+        return MarkdownWithMath(renderer=renderer).render(source)
+
+
+def link_target(href: str, source_dir: Path, pages: dict[Path, str]) -> str:
+    """The handout link for a link in a notebook: another notebook's page, or the glossary's."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc or not parts.path:
+        return href
+    target = (source_dir / parts.path).resolve()
+    if target not in pages:
+        return href
+    return pages[target] + (f"#{parts.fragment}" if parts.fragment else "")
+
+
+def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> BeautifulSoup:
+    """Links to handouts, interview cards collapsed; the fonts come later (``FONTS_PLACEHOLDER``)."""
+    soup = BeautifulSoup(html, features="lxml")
+    for anchor in soup.find_all("a", href=True):
+        anchor["href"] = link_target(anchor["href"], source_dir, pages)
+    for details in soup.find_all("details"):
+        del details["open"]
+    return soup
+
+
+def glossary_notebook(path: Path = GLOSSARY):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell(path.read_text(encoding="utf-8"), id="glossary")]
+    notebook.metadata["title"] = "Glossary 术语表"
+    return notebook
+
+
+def export(notebooks: list[Path], out_dir: Path, glossary: bool = True) -> list[dict]:
+    """Write one handout per notebook (and ``glossary.html``) to ``out_dir``; one report per page.
+
+    The fonts are cut once, to the characters of all the pages together, and embedded in each.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sources = {path.resolve(): nbformat.read(path, as_version=4) for path in notebooks}
+    if glossary:
+        sources[GLOSSARY.resolve()] = glossary_notebook()
+    pages = {path: ("glossary" if path == GLOSSARY.resolve() else path.stem) + ".html" for path in sources}
+    exporter = HandoutExporter()
+    reports, finished, text, math_text = [], [], [], []
+    for path, notebook in sources.items():
+        resources = {"metadata": {"name": path.stem, "path": str(path.parent)}}
+        try:
+            html, resources = exporter.from_notebook_node(copy.deepcopy(notebook), resources)
+        except HandoutError as error:
+            raise HandoutError(f"{path.name}: {error}") from None
+        soup = finish_page(html, path.parent, pages)
+        text.append(soup.get_text())
+        math_text += [node.get_text() for node in soup.find_all("math")]
+        finished.append(str(soup))
+        reports.append({"page": out_dir / pages[path], "source": path,
+                        "images_without_alt": resources.get("images_without_alt", [])})
+    fonts = font_css("".join(text), "".join(math_text))
+    for report, html in zip(reports, finished):
+        report["page"].write_text(html.replace(FONTS_PLACEHOLDER, fonts, 1), encoding="utf-8")
+    return reports
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out_dir", nargs="?", type=Path, default=DEFAULT_OUT,
+                        help="folder for the pages (default: handouts/, ignored by git)")
+    parser.add_argument("--notebooks", nargs="+", type=Path,
+                        help="only these notebooks (default: every notebooks/NN_*.ipynb)")
+    args = parser.parse_args(argv)
+    notebooks = args.notebooks or sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+    try:
+        reports = export(notebooks, args.out_dir)
+    except HandoutError as error:
+        print(f"export_handouts: {error}", file=sys.stderr)
+        return 1
+    for report in reports:
+        missing = report["images_without_alt"]
+        note = (f"; {len(missing)} plot(s) without alt metadata, described from the text around them "
+                f"(cells {', '.join(cell for cell, _ in missing)})" if missing else "")
+        print(f"{report['page']}: {report['page'].stat().st_size // 1024} KiB{note}")
+    print(f"{len(reports)} handouts in {args.out_dir}: open {args.out_dir / 'glossary.html'} "
+          "or any NN_*.html in a browser; they need no network.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,301 @@
+"""The offline handouts (``scripts/export_handouts.py``): every notebook exported, nothing remote,
+formulas as MathML, both fonts embedded, alt text on every plot, interview cards collapsed; then one
+handout opened in headless Chromium with the network off.
+
+The export of every notebook runs once for the module (about 15 s of CPU).
+"""
+from __future__ import annotations
+
+import base64
+import io
+import re
+import subprocess
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+from fontTools.ttLib import TTFont
+
+from tests.browser import ARTIFACTS, block_network, browser, fonts_used_for  # noqa: F401 (fixture)
+from tests.helpers import load_script
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "export_handouts.py"
+handouts = load_script(SCRIPT)
+make_font = load_script(ROOT / "scripts" / "make_font.py")
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+REMOTE = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.I)  # http://, https://, //host, ftp:// ...
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)""", re.I)
+RAW_TEX = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\begin\{|\\frac|\\text\{")
+LOADING_ATTRIBUTES = ("src", "href", "data", "poster", "srcset", "background", "action", "formaction")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> dict[str, BeautifulSoup]:
+    """{page name: parsed page} of every notebook and the glossary, exported once."""
+    out = tmp_path_factory.mktemp("handouts")
+    reports = handouts.export(NOTEBOOKS, out)
+    pages = {report["page"].name: BeautifulSoup(report["page"].read_text(encoding="utf-8"), "lxml")
+             for report in reports}
+    pages["_folder"] = out
+    pages["_reports"] = reports
+    return pages
+
+
+def pages_of(exported) -> dict[str, BeautifulSoup]:
+    return {name: soup for name, soup in exported.items() if not name.startswith("_")}
+
+
+def markdown_formulas(path: Path) -> int:
+    """How many formulas nbconvert's own Markdown parser finds in a notebook's markdown cells."""
+    found = []
+
+    class Counting(handouts.IPythonRenderer):
+        def block_math(self, body):
+            found.append(body)
+            return ""
+
+        inline_math = block_math
+
+        def latex_environment(self, name, body):
+            found.append(body)
+            return ""
+
+    for cell in nbformat.read(path, as_version=4).cells:
+        if cell.cell_type == "markdown":
+            handouts.MarkdownWithMath(renderer=Counting(escape=False)).render(cell.source)
+    return len(found)
+
+
+def embedded_fonts(soup: BeautifulSoup) -> dict[str, TTFont]:
+    css = "\n".join(style.get_text() for style in soup.find_all("style"))
+    fonts = {}
+    for family, data in re.findall(r'@font-face\s*\{\s*font-family:\s*"([^"]+)";\s*src:\s*url\(data:font/\w+;base64,([A-Za-z0-9+/=]+)\)', css):
+        fonts[family] = TTFont(io.BytesIO(base64.b64decode(data)))
+    return fonts
+
+
+# --- the export ------------------------------------------------------------------------------------
+
+def test_every_notebook_and_the_glossary_has_a_handout(exported):
+    assert sorted(pages_of(exported)) == sorted([p.stem + ".html" for p in NOTEBOOKS] + ["glossary.html"])
+
+
+def test_nothing_is_loaded_from_a_remote_url(exported):
+    """Every attribute that makes a browser fetch, and every url() or @import in CSS, stays local."""
+    for name, soup in pages_of(exported).items():
+        remote = []
+        for tag in soup.find_all(True):
+            for attribute in LOADING_ATTRIBUTES:
+                value = tag.get(attribute)
+                if value is None or (tag.name == "a" and attribute == "href"):
+                    continue  # a link is followed only when clicked
+                urls = [part.split()[0] for part in value.split(",")] if attribute == "srcset" else [value]
+                remote += [f"<{tag.name} {attribute}={url}>" for url in urls if REMOTE.match(url)]
+            for css in [tag.get("style", "")] + ([tag.get_text()] if tag.name == "style" else []):
+                css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)  # comments load nothing
+                remote += [f"css {a or b}" for a, b in CSS_URL.findall(css) if REMOTE.match(a or b)]
+            if tag.name == "script":
+                remote += [f"script {m}" for m in re.findall(r"""(?:import\(|from\s)\s*['"]((?:https?:)?//[^'"]+)""", tag.get_text())]
+        assert not remote, f"{name} loads {remote}"
+        assert not soup.find_all("script", src=True), f"{name}: a script file ({soup.find('script', src=True)})"
+
+
+def test_the_template_cdn_blocks_are_gone(exported):
+    for name, soup in pages_of(exported).items():
+        html = str(soup)
+        for cdn in ("cdnjs.cloudflare.com", "unpkg.com", "require.js", "mathjax", "mermaid.esm"):
+            assert cdn not in html.lower(), f"{name} still names {cdn}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_formula_is_mathml_and_no_tex_is_left(exported, path):
+    soup = exported[path.stem + ".html"]
+    maths = soup.find_all("math")
+    assert len(maths) == markdown_formulas(path)
+    assert all(m.get("xmlns") == "http://www.w3.org/1998/Math/MathML" for m in maths)
+    for cell in soup.select(".jp-MarkdownOutput"):
+        text = "".join(s for s in cell.find_all(string=True) if not s.find_parent("math"))
+        leftover = RAW_TEX.search(text)
+        assert not leftover, f"{path.name}: raw TeX {leftover[0]!r} in {text[:200]!r}"
+
+
+def test_a_row_gap_is_a_strut_and_a_cases_brace_stretches(exported):
+    """04 writes \\\\[6pt] between the two cases of RR_i: latex2mathml alone prints '[6pt]'."""
+    mrr = exported["04_mrr.html"]
+    cases = [m for m in mrr.find_all("math") if m.find("mtable")][0]
+    rows = cases.find("mtable").find_all("mtr", recursive=False)
+    assert len(rows) == 2 and "6pt" not in cases.get_text() and "[" not in cases.get_text()
+    strut = rows[1].find("mspace")
+    assert strut["width"] == "0pt" and strut["height"] == "1.40em"
+    brace = cases.find("mo", string="{")
+    assert brace["stretchy"] == "true"
+
+
+def test_tex_to_mathml_names_a_formula_it_cannot_read():
+    assert "<mfrac>" in handouts.tex_to_mathml(r"\frac{1}{2}")
+    with pytest.raises(handouts.HandoutError, match=r"cannot convert '\\\\left\( x'"):
+        handouts.tex_to_mathml(r"\left( x")
+
+
+def test_both_fonts_are_embedded_and_cover_the_page(exported):
+    for name, soup in pages_of(exported).items():
+        fonts = embedded_fonts(soup)
+        assert set(fonts) == {handouts.CJK_FAMILY, handouts.MATH_FAMILY}, name
+        cjk = fonts[handouts.CJK_FAMILY].getBestCmap()
+        lacking = {c for c in soup.get_text() if make_font.is_cjk(c) and ord(c) not in cjk}
+        assert not lacking, f"{name}: the embedded Chinese font lacks {''.join(sorted(lacking))}"
+        math = fonts[handouts.MATH_FAMILY]
+        assert "MATH" in math, f"{name}: the math font lost its MATH table"
+        in_formulas = {c for m in soup.find_all("math") for c in m.get_text()
+                       if not c.isspace() and not make_font.is_cjk(c)}
+        lacking = {c for c in in_formulas if ord(c) not in math.getBestCmap()}
+        assert not lacking, (f"{name}: the math font lacks {''.join(sorted(lacking))}: add its range to "
+                             "RANGES in scripts/make_math_font.py and rerun it")
+        css = "\n".join(style.get_text() for style in soup.find_all("style"))
+        assert f'"{handouts.CJK_FAMILY}"' in css.split("--jp-content-font-family:")[1].split(";")[0]
+
+
+def test_every_plot_has_alt_text(exported):
+    for name, soup in pages_of(exported).items():
+        for image in soup.find_all("img"):
+            assert image.get("alt", "").strip(), f"{name}: an image without alt text"
+            assert image["src"].startswith("data:image/"), f"{name}: an image that is not inline"
+    images = sum(len(pages_of(exported)[p.stem + ".html"].find_all("img")) for p in NOTEBOOKS)
+    assert images == sum(1 for p in NOTEBOOKS for c in nbformat.read(p, as_version=4).cells
+                         for o in c.get("outputs", []) if "image/png" in o.get("data", {}))
+
+
+def test_alt_text_comes_from_output_then_cell_metadata_then_the_text_around(tmp_path):
+    png = nbformat.read(NOTEBOOKS[1], as_version=4)
+    image = next(o for c in png.cells for o in c.get("outputs", []) if "image/png" in o.get("data", {}))
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata = png.metadata
+    plot = lambda output_alt=None, **meta: nbformat.v4.new_code_cell(  # noqa: E731
+        "plt.show()", outputs=[nbformat.v4.new_output("display_data", data=image["data"],
+                                                      metadata={"image/png": {"alt": output_alt}} if output_alt else {})],
+        metadata=meta)
+    notebook.cells = [nbformat.v4.new_markdown_cell("# Recall@K · 召回率@K\n\n## The picture\n\n"
+                                                    "Each strip is one ranking. Green is relevant."),
+                      plot("from the output"), plot(alt="from the cell"), plot(alt=["first", "second"]), plot()]
+    notebook.cells[3].outputs.append(notebook.cells[3].outputs[0])
+    path = tmp_path / "01_tiny.ipynb"
+    nbformat.write(notebook, path)
+    report = handouts.export([path], tmp_path / "out", glossary=False)[0]
+    alts = [img["alt"] for img in BeautifulSoup(report["page"].read_text(encoding="utf-8"), "lxml").find_all("img")]
+    assert alts == ["from the output", "from the cell", "first", "second",
+                    "Plot 5 of the notebook “Recall@K · 召回率@K”, section “The picture”: Each strip is one ranking."]
+    assert report["images_without_alt"] == [(notebook.cells[4].id, 5)]
+
+
+def test_interview_cards_stay_collapsed(exported):
+    for path in NOTEBOOKS:
+        soup = exported[path.stem + ".html"]
+        cards = soup.find_all("details")
+        written = sum(c.source.count("<details") for c in nbformat.read(path, as_version=4).cells
+                      if c.cell_type == "markdown")
+        assert len(cards) == written, path.name
+        assert not [c for c in cards if c.has_attr("open")], path.name
+        assert all(c.find("summary") for c in cards), path.name
+
+
+def test_links_between_handouts_resolve(exported):
+    """A link to another notebook (or the glossary) leads to its handout, and its #anchor exists."""
+    folder = exported["_folder"]
+    ids = {name: {tag["id"] for tag in soup.find_all(id=True)} for name, soup in pages_of(exported).items()}
+    broken = []
+    for name, soup in pages_of(exported).items():
+        for anchor in soup.find_all("a", href=True):
+            parts = urlsplit(anchor["href"])
+            if parts.scheme or parts.netloc:
+                continue
+            target = parts.path or name
+            if not (folder / target).is_file():
+                broken.append(f"{name}: {anchor['href']}")
+            elif parts.fragment and not {parts.fragment, unquote(parts.fragment)} & ids.get(target, set()):
+                broken.append(f"{name}: {anchor['href']} (no such anchor)")
+    assert not broken, broken
+    assert exported["00_rag_evaluation_map.html"].find("a", href="glossary.html")
+
+
+def test_the_command_exports_and_lists_the_plots_without_alt_metadata(tmp_path, capsys):
+    assert handouts.main([str(tmp_path), "--notebooks", str(NOTEBOOKS[0])]) == 0
+    assert (tmp_path / NOTEBOOKS[0].with_suffix(".html").name).is_file() and (tmp_path / "glossary.html").is_file()
+    without = [c.id for c in nbformat.read(NOTEBOOKS[0], as_version=4).cells for o in c.get("outputs", [])
+               if "image/png" in o.get("data", {}) and not o.get("metadata", {}).get("image/png", {}).get("alt")]
+    printed = capsys.readouterr().out
+    if without:
+        assert f"{len(without)} plot(s) without alt metadata, described from the text around them " \
+               f"(cells {', '.join(without)})" in printed
+
+
+def test_a_formula_latex2mathml_cannot_read_stops_the_export_naming_the_notebook(tmp_path, capsys):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("A broken formula: $\\left( x$")]
+    nbformat.write(notebook, tmp_path / "99_broken.ipynb")
+    assert handouts.main([str(tmp_path / "out"), "--notebooks", str(tmp_path / "99_broken.ipynb")]) == 1
+    assert capsys.readouterr().err.startswith("export_handouts: 99_broken.ipynb: latex2mathml cannot convert")
+
+
+def test_the_scripts_doctests():
+    import doctest
+
+    assert doctest.testmod(handouts, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_handouts_and_screenshots_are_not_committed():
+    for path in ("handouts/07_ndcg.html", "test-artifacts/handout.png"):
+        assert subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0, path
+
+
+# --- in a browser, with the network off ----------------------------------------------------------
+
+SHOWN = "04_mrr.html"  # cases with a \\[6pt] row gap, a display sum, three plots, interview cards
+
+
+def test_a_handout_in_chromium_with_the_network_off(exported, browser):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    attempted = block_network(page)
+    page.goto((exported["_folder"] / SHOWN).as_uri(), wait_until="load")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    assert attempted == [], f"the handout tried to load {attempted}"
+
+    # formulas: MathML elements laid out, no TeX left in the text, the cases brace stretched
+    maths = page.evaluate("""[...document.querySelectorAll('math')].map(m => [
+        m instanceof MathMLElement, m.getBoundingClientRect().height])""")
+    assert maths and all(is_mathml and height > 0 for is_mathml, height in maths)
+    text = page.evaluate("[...document.querySelectorAll('.jp-MarkdownOutput')].map(e => e.innerText).join('\\n')")
+    leftover = re.search(r"\$[^$\s][^$]*\$|\\begin\{|\\frac|\[6pt\]", text)
+    assert not leftover, f"raw TeX in the page: {leftover[0]!r}"
+    brace, digit = page.evaluate("""(() => {
+        const math = [...document.querySelectorAll('math')].find(m => m.querySelector('mtable'));
+        const brace = [...math.querySelectorAll('mo')].find(o => o.textContent === '{');
+        return [brace.getBoundingClientRect().height, math.querySelector('mn').getBoundingClientRect().height];
+    })()""")
+    assert brace > 2.5 * digit, f"the cases brace did not stretch ({brace:.0f} px beside a {digit:.0f} px digit)"
+
+    # Chinese: drawn with the embedded font (not a CJK font the machine happens to have)
+    family = handouts.CJK_FAMILY
+    assert page.evaluate(f"document.fonts.check('16px \"{family}\"', '平均倒数排名')")
+    statuses = page.evaluate("[...document.fonts].map(f => [f.family.replaceAll('\"', ''), f.status])")
+    assert sorted(statuses) == sorted([[family, "loaded"], [handouts.MATH_FAMILY, "loaded"]])
+    assert family in page.evaluate("getComputedStyle(document.querySelector('h1')).fontFamily")
+    drawn = fonts_used_for(page, "h1")
+    assert drawn.get(family, 0) >= 6, f"the title's Chinese was drawn with {drawn}"
+    assert handouts.MATH_FAMILY in fonts_used_for(page, "math mo")
+
+    # plots: decoded, with alt text; interview cards collapsed
+    images = page.evaluate("[...document.images].map(i => [i.complete, i.naturalWidth, i.alt])")
+    assert len(images) == 3 and all(done and width > 0 and alt.strip() for done, width, alt in images)
+    cards = page.evaluate("[...document.querySelectorAll('details')].map(d => [d.open, d.getBoundingClientRect().height])")
+    assert cards and all(not is_open for is_open, _ in cards)
+
+    page.screenshot(path=str(ARTIFACTS / "handout_04_mrr.png"), full_page=True)
+    page.locator("math[display=block]").first.screenshot(path=str(ARTIFACTS / "handout_04_mrr_formula.png"))
+    page.locator("details").first.click()  # a card opens on a click, with its answer
+    assert page.evaluate("document.querySelector('details').open")
+    page.locator("details").first.screenshot(path=str(ARTIFACTS / "handout_04_mrr_card_opened.png"))
+    page.close()
