@@ -195,6 +195,22 @@ def notebook_times() -> list[tuple[str, float]]:
     return rows
 
 
+def check_bleu(results) -> None:
+    if abs(results["ours"] - results["sacrebleu"]) > 1e-9:
+        raise SystemExit(f"BLEU disagrees: {results['ours']} vs {results['sacrebleu']}")
+
+
+def text_ratios(args, text: str) -> None:
+    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
+                        {"ours": rml.corpus_bleu, "sacrebleu": sacrebleu_corpus}, args.repeats, check_bleu)
+    print(summary("`corpus_bleu` vs sacrebleu `corpus_score`", times["ours"], times["sacrebleu"], text), flush=True)
+    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
+                        {"ours": ours_rouge, "rouge-score": rouge_score_loop}, args.repeats,
+                        lambda results: check_rouge(results["ours"], results["rouge-score"]))
+    print(summary("ROUGE-1/2/L for every pair vs rouge-score looped", times["ours"], times["rouge-score"], text),
+          flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=10000)
@@ -204,6 +220,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--notebooks", action="store_true")
+    parser.add_argument("--no-text", action="store_true", help="skip corpus BLEU and ROUGE")
     args = parser.parse_args()
     warnings.simplefilter("ignore", rml.RagMetricsWarning)
     batch = f"{args.queries:,} queries × {args.depth} retrieved, {args.judged} judged"
@@ -229,18 +246,8 @@ def main() -> None:
     print(summary("`evaluate`, 8 metrics, from DataFrames vs `pytrec_eval` (incl. building its dicts)",
                   times["ours frames"], times["pytrec frames"], batch), flush=True)
 
-    def check_bleu(results):
-        if abs(results["ours"] - results["sacrebleu"]) > 1e-9:
-            raise SystemExit(f"BLEU disagrees: {results['ours']} vs {results['sacrebleu']}")
-
-    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
-                        {"ours": rml.corpus_bleu, "sacrebleu": sacrebleu_corpus}, args.repeats, check_bleu)
-    print(summary("`corpus_bleu` vs sacrebleu `corpus_score`", times["ours"], times["sacrebleu"], text), flush=True)
-    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
-                        {"ours": ours_rouge, "rouge-score": rouge_score_loop}, args.repeats,
-                        lambda results: check_rouge(results["ours"], results["rouge-score"]))
-    print(summary("ROUGE-1/2/L for every pair vs rouge-score looped", times["ours"], times["rouge-score"], text),
-          flush=True)
+    if not args.no_text:
+        text_ratios(args, text)
 
     qrels, run, qrels_df, run_df = make(0)
     print(f"\npeak memory of evaluate ({batch}), inputs excluded: "
