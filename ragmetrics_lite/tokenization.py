@@ -49,6 +49,7 @@ import tempfile
 import threading
 import unicodedata
 import warnings
+import zlib
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -136,7 +137,7 @@ def _tokenizer_class(jieba):
 
 # ---------------------------------------------------------------- the prefix dictionary and its cache
 _CACHE_ENV = "RAGMETRICS_LITE_CACHE_DIR"
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 
 def _prefix_dictionary(jieba) -> tuple[int, dict[str, bytes]]:
@@ -181,11 +182,12 @@ def _cache_file(key: str) -> Path | None:
 
 
 def _read_cache(path: Path, key: str) -> tuple[int, dict[str, bytes]] | None:
-    """The cached ``(total, store)``, or None when the file is missing, unreadable or corrupt."""
+    """The cached ``(total, store)``, or None when the file is missing, unreadable or corrupt
+    (a CRC-32 of the rest heads the file: a check against damage, not against tampering)."""
     try:
-        data = path.read_bytes()
-        checksum, payload = data[:16], data[16:]
-        if hashlib.blake2b(payload, digest_size=16).digest() != checksum:
+        data = memoryview(path.read_bytes())
+        checksum, payload = data[:4], data[4:]
+        if zlib.crc32(payload).to_bytes(4, "big") != checksum:
             return None
         stored_key, total, store = marshal.loads(payload)
     except (OSError, ValueError, EOFError, TypeError):
@@ -203,7 +205,7 @@ def _write_cache(path: Path, key: str, total: int, store: dict[str, bytes]) -> N
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.", delete=False) as file:
             temporary = file.name
-            file.write(hashlib.blake2b(payload, digest_size=16).digest() + payload)
+            file.write(zlib.crc32(payload).to_bytes(4, "big") + payload)
         os.replace(temporary, path)
     except OSError:
         if temporary is not None:
