@@ -148,7 +148,11 @@ def _prefix_dictionary(jieba) -> tuple[int, dict[str, bytes]]:
     temporary directory), then written to the cache for the next process.
     """
     dictionary = Path(jieba.__file__).with_name("dict.txt")
-    stat = dictionary.stat()
+    try:
+        stat = dictionary.stat()
+    except OSError:  # jieba is not installed as plain files: read its dictionary its own way, no cache
+        freq, total = jieba.Tokenizer.gen_pfdict(jieba.Tokenizer().get_dict_file())
+        return total, _split_by_first_character(freq)
     key = (f"jieba {jieba.__version__} {stat.st_size} {stat.st_mtime_ns} "
            f"python {sys.version_info[0]}.{sys.version_info[1]} marshal {marshal.version} format {_CACHE_FORMAT}")
     path = _cache_file(key)
@@ -157,13 +161,17 @@ def _prefix_dictionary(jieba) -> tuple[int, dict[str, bytes]]:
         return cached
     with open(dictionary, "rb") as file:
         freq, total = jieba.Tokenizer.gen_pfdict(file)
-    buckets: dict[str, dict[str, int]] = {}
-    for word, frequency in freq.items():
-        buckets.setdefault(word[0], {})[word] = frequency
-    store = {char: marshal.dumps(bucket) for char, bucket in buckets.items()}
+    store = _split_by_first_character(freq)
     if path is not None:
         _write_cache(path, key, total, store)
     return total, store
+
+
+def _split_by_first_character(freq: dict[str, int]) -> dict[str, bytes]:
+    buckets: dict[str, dict[str, int]] = {}
+    for word, frequency in freq.items():
+        buckets.setdefault(word[0], {})[word] = frequency
+    return {char: marshal.dumps(bucket) for char, bucket in buckets.items()}
 
 
 def _cache_file(key: str) -> Path | None:

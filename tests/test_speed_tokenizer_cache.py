@@ -191,3 +191,17 @@ def test_default_folder_is_the_user_cache_directory(tmp_path, monkeypatch):
     assert tokenization._cache_file("another key") != tokenization._cache_file("some key")
     monkeypatch.setenv(tokenization._CACHE_ENV, "")
     assert tokenization._cache_file("some key") is None
+
+
+def test_without_jiebas_dictionary_file_on_disk_it_reads_jiebas_own_way_and_caches_nothing(monkeypatch, tmp_path):
+    """(jieba installed in a zip, say): the prefix dictionary comes from ``get_dict_file``."""
+    monkeypatch.setenv(tokenization._CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(jieba, "__file__", str(tmp_path / "nowhere" / "__init__.py"))
+    import marshal
+
+    total, store = tokenization._prefix_dictionary(jieba)
+    monkeypatch.undo()
+    expected_total, expected = tokenization._prefix_dictionary(jieba)
+    assert total == expected_total and store.keys() == expected.keys()
+    assert all(marshal.loads(store[char]) == marshal.loads(expected[char]) for char in store)
+    assert list(tmp_path.iterdir()) == []
