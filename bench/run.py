@@ -1,7 +1,8 @@
 """Benchmark ragmetrics_lite against its references, as ratios measured side by side.
 
     PYTHONPATH=. .venv/bin/python bench/run.py [--queries 10000] [--depth 100] [--judged 10]
-                                               [--sentences 3000] [--repeats 5] [--notebooks]
+                                               [--sentences 3000] [--repeats 5] [--no-text]
+                                               [--notebooks [--notebooks-glob '1[01]_*.ipynb']]
 
 * Retrieval: ``evaluate`` (eight metrics) against ``pytrec_eval`` from
   dict-of-dicts (both given the same dicts) and from DataFrames (pytrec_eval's
@@ -11,7 +12,9 @@
   looped over the pairs.
 * Peak memory of ``evaluate`` on the retrieval batch (tracemalloc, started
   after the inputs are built, so they are excluded).
-* ``--notebooks``: each notebook's wall time under strict nbval.
+* ``--notebooks``: each notebook under strict nbval, one pytest process each:
+  pytest's own time, the process's wall time and the load average before it
+  (the kernels import the package found on ``PYTHONPATH``, not ``RML_ROOT``).
 
 Every repetition gets fresh inputs (seed = ``--seed`` + repetition) built
 before its clock starts; within a repetition the contenders run interleaved,
@@ -29,6 +32,7 @@ import argparse
 import logging
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -185,14 +189,37 @@ def peak_memory(qrels, run) -> float:
     return peak / 2**20
 
 
-def notebook_times() -> list[tuple[str, float]]:
+def notebook_times(pattern: str = "[0-9]*.ipynb") -> list[tuple[str, str, float]]:
+    """Each notebook under strict nbval in its own pytest process: pytest's own figure
+    ("passed in 6.2s": kernel start and every cell, not the interpreter's start-up), the wall time
+    of the whole process, and the one-minute load average before it ran."""
     rows = []
-    for notebook in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+    for notebook in sorted((ROOT / "notebooks").glob(pattern)):
+        load = os.getloadavg()[0]
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(notebook)],
                               cwd=ROOT, capture_output=True, text=True)
-        rows.append((f"{notebook.name} ({'pass' if done.returncode == 0 else 'FAIL'})", time.perf_counter() - start))
+        wall = time.perf_counter() - start
+        said = re.search(r" in ([0-9.]+)s", done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "")
+        status = "pass" if done.returncode == 0 else "FAIL"
+        rows.append((f"{notebook.name} ({status})", said.group(1) if said else "?", wall, load))
     return rows
+
+
+def check_bleu(results) -> None:
+    if abs(results["ours"] - results["sacrebleu"]) > 1e-9:
+        raise SystemExit(f"BLEU disagrees: {results['ours']} vs {results['sacrebleu']}")
+
+
+def text_ratios(args, text: str) -> None:
+    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
+                        {"ours": rml.corpus_bleu, "sacrebleu": sacrebleu_corpus}, args.repeats, check_bleu)
+    print(summary("`corpus_bleu` vs sacrebleu `corpus_score`", times["ours"], times["sacrebleu"], text), flush=True)
+    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
+                        {"ours": ours_rouge, "rouge-score": rouge_score_loop}, args.repeats,
+                        lambda results: check_rouge(results["ours"], results["rouge-score"]))
+    print(summary("ROUGE-1/2/L for every pair vs rouge-score looped", times["ours"], times["rouge-score"], text),
+          flush=True)
 
 
 def main() -> None:
@@ -203,7 +230,9 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=3000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--notebooks", action="store_true")
+    parser.add_argument("--notebooks", action="store_true", help="time each notebook under strict nbval")
+    parser.add_argument("--notebooks-glob", default="[0-9]*.ipynb", help="which notebooks (default: all)")
+    parser.add_argument("--no-text", action="store_true", help="skip corpus BLEU and ROUGE")
     args = parser.parse_args()
     warnings.simplefilter("ignore", rml.RagMetricsWarning)
     batch = f"{args.queries:,} queries × {args.depth} retrieved, {args.judged} judged"
@@ -229,26 +258,16 @@ def main() -> None:
     print(summary("`evaluate`, 8 metrics, from DataFrames vs `pytrec_eval` (incl. building its dicts)",
                   times["ours frames"], times["pytrec frames"], batch), flush=True)
 
-    def check_bleu(results):
-        if abs(results["ours"] - results["sacrebleu"]) > 1e-9:
-            raise SystemExit(f"BLEU disagrees: {results['ours']} vs {results['sacrebleu']}")
-
-    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
-                        {"ours": rml.corpus_bleu, "sacrebleu": sacrebleu_corpus}, args.repeats, check_bleu)
-    print(summary("`corpus_bleu` vs sacrebleu `corpus_score`", times["ours"], times["sacrebleu"], text), flush=True)
-    times = interleaved(lambda rep: text_batch(args.sentences, args.seed + rep),
-                        {"ours": ours_rouge, "rouge-score": rouge_score_loop}, args.repeats,
-                        lambda results: check_rouge(results["ours"], results["rouge-score"]))
-    print(summary("ROUGE-1/2/L for every pair vs rouge-score looped", times["ours"], times["rouge-score"], text),
-          flush=True)
+    if not args.no_text:
+        text_ratios(args, text)
 
     qrels, run, qrels_df, run_df = make(0)
     print(f"\npeak memory of evaluate ({batch}), inputs excluded: "
           f"dicts {peak_memory(qrels, run):.0f} MiB, DataFrames {peak_memory(qrels_df, run_df):.0f} MiB")
     if args.notebooks:
-        print("\n| notebook under strict nbval | wall s |\n|---|---|")
-        for name, seconds in notebook_times():
-            print(f"| {name} | {seconds:.1f} |")
+        print("\n| notebook under strict nbval | pytest's s | wall s | load |\n|---|---|---|---|")
+        for name, said, seconds, load in notebook_times(args.notebooks_glob):
+            print(f"| {name} | {said} | {seconds:.1f} | {load:.1f} |")
 
 
 if __name__ == "__main__":

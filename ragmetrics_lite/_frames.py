@@ -59,6 +59,16 @@ class Table(NamedTuple):
             return self.doc_id
         return _object_array(chain.from_iterable(self.inner), int(self.lengths.sum()))
 
+    def docs_at(self, rows: np.ndarray) -> np.ndarray:
+        """The doc ids of some rows (from a dict: read only from the mappings those rows are in)."""
+        if self.doc_id is not None:
+            return self.doc_id[rows]
+        ends = np.cumsum(self.lengths)
+        group = np.searchsorted(ends, rows, side="right")
+        offset = rows - (ends - self.lengths)[group]
+        keys = {g: list(self.inner[g]) for g in np.unique(group).tolist()}
+        return _object_array((keys[g][i] for g, i in zip(group.tolist(), offset.tolist())), len(rows))
+
 
 def _object_array(items, count: int) -> np.ndarray:
     return np.fromiter(items, dtype=object, count=count)

@@ -73,15 +73,26 @@ def _per_row(table: Table, codes: np.ndarray) -> np.ndarray:
     return codes if table.lengths is None else np.repeat(codes, table.lengths)
 
 
-def _trec_order(query: np.ndarray, score: np.ndarray, docs) -> np.ndarray:
+def _blocks(query: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Start and end of each query's rows when every query's rows sit together (always so from a
+    dict, and from a DataFrame grouped by query); None when a query's rows are split up."""
+    starts, ends = _group_bounds(query)
+    return (starts, ends) if len(np.unique(query[starts])) == len(starts) else None
+
+
+def _trec_order(query: np.ndarray, score: np.ndarray, docs_at, blocks) -> np.ndarray:
     """Row order: query ascending, then score descending, ties broken by doc id descending.
 
-    One numpy sort: complex numbers sort by real part, then by imaginary part,
-    so ``query - 1j * score`` sorts by query, then by score descending. Only
-    rows whose (query, score) is shared, which then sit next to each other,
-    need their doc ids compared as strings.
+    With ``blocks`` (see :func:`_blocks`), each query's block is sorted on its
+    own (:func:`_blockwise_order`). Otherwise one numpy sort: complex numbers
+    sort by real part, then by imaginary part, so ``query - 1j * score`` sorts
+    by query, then by score descending. Only rows whose (query, score) is
+    shared, which then sit next to each other, need their doc ids
+    (``docs_at(rows)``) compared as strings.
     """
-    order = np.argsort(query - 1j * score)
+    order = _blockwise_order(query, score, *blocks) if blocks is not None else None
+    if order is None:
+        order = np.argsort(query - 1j * score)
     q, s = query[order], score[order]
     tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if tie.any():
@@ -90,9 +101,35 @@ def _trec_order(query: np.ndarray, score: np.ndarray, docs) -> np.ndarray:
         tied[:-1] |= tie
         rows = np.flatnonzero(tied)
         group = np.cumsum(np.r_[True, ~tie])[rows]  # one number per (query, score)
-        by_doc = np.lexsort((-_string_order(docs()[order[rows]]), group))
+        by_doc = np.lexsort((-_string_order(docs_at(order[rows])), group))
         order[rows] = order[rows][by_doc]
     return order
+
+
+def _blockwise_order(query: np.ndarray, score: np.ndarray, starts: np.ndarray, ends: np.ndarray):
+    """The blocks in query order, each one's rows by score descending.
+
+    The blocks become the rows of a matrix, padded with +inf past a block's end
+    (scores are finite), and numpy sorts each row of ``-score`` on its own:
+    n log(block) work instead of n log(n). None when padding would more than
+    double the matrix (a few long lists among short ones).
+    """
+    if len(score) == 0:
+        return np.zeros(0, dtype=np.int64)
+    lengths = ends - starts
+    width = int(lengths.max())
+    if len(lengths) * width > 2 * len(score) + 1024:
+        return None
+    by_query = np.argsort(query[starts])
+    starts, lengths = starts[by_query], lengths[by_query]
+    if (lengths == width).all():  # as many rows for every query: the blocks tile the rows
+        within = np.argsort(-score.reshape(-1, width)[by_query], axis=1)
+        return (starts[:, None] + within).ravel()
+    rows = starts[:, None] + np.arange(width)  # each block's rows, padded past its end
+    inside = np.arange(width) < lengths[:, None]
+    padded = np.full(rows.shape, np.inf)
+    padded[inside] = -score[rows[inside]]
+    return (starts[:, None] + np.argsort(padded, axis=1))[inside]
 
 
 def _judged_by_query(qrels: Table, codes: np.ndarray, count: int) -> list[dict]:
@@ -128,17 +165,20 @@ def _refuse_duplicate(name: str, query_id, docs: list) -> None:
         seen.add(doc)
 
 
-def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]) -> np.ndarray:
-    """The grade of every run row, in ``order`` (UNJUDGED where the judgments do not list it): one dict
-    lookup per row, chained in C, query by query."""
+def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict], blocks) -> np.ndarray:
+    """The grade of every run row, in ``order`` (UNJUDGED where the judgments do not list it): one
+    dict lookup per row, chained in C, query by query.
+
+    ``codes``: from a dict, one per query; from a DataFrame, one per row, with
+    ``blocks`` when each query's rows sit together (else trec_eval's order groups them).
+    """
     empty: dict = {}
     if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
         lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(UNJUDGED))
                    for code, mapping in zip(codes.tolist(), run.inner))
         return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))[order]
-    starts, _ = _group_bounds(codes)
-    together = len(starts) == len(np.unique(codes[starts]))  # each query's rows already in one block
-    rows = np.arange(len(codes)) if together else order  # else trec_eval's order groups them
+    together = blocks is not None
+    rows = np.arange(len(codes)) if together else order
     docs = (run.doc_id if together else run.doc_id[order]).tolist()
     groups = _groups(codes if together else codes[order])
     ids = run.row_query_ids()
@@ -161,9 +201,10 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
     judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
     judged_q, run_q = _per_row(qrels, judged_codes), _per_row(run, run_codes)
-    order = _trec_order(run_q, run.value, run.docs)
+    blocks = _blocks(run_q)
+    order = _trec_order(run_q, run.value, run.docs_at, blocks)
     grade = _grades(run, run_codes if run.inner is not None else run_q, order,
-                    _judged_by_query(qrels, judged_codes, len(queries)))
+                    _judged_by_query(qrels, judged_codes, len(queries)), blocks)
     query = run_q[order]
     _warn_about_queries(queries, query, order, run)
     scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first

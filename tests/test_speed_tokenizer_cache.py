@@ -1,0 +1,207 @@
+"""tokenize's start-up: jieba's prefix dictionary loaded per first character from a cache file.
+
+The segmentation must be exactly what a tokenizer holding jieba's whole prefix
+dictionary gives; the cache must be written once, atomically, never to stderr,
+never into the temporary directory, and a corrupt or unwritable cache must
+only cost time.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ragmetrics_lite import tokenization
+
+jieba = pytest.importorskip("jieba")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def prefix_dictionary():
+    """jieba's whole prefix dictionary and total, built as jieba builds it."""
+    with open(Path(jieba.__file__).with_name("dict.txt"), "rb") as file:
+        return jieba.Tokenizer.gen_pfdict(file)
+
+
+def _full_dictionary_tokenizer(prefix_dictionary, word_list: bool):
+    """The tokenizer as built before the cache: jieba's whole prefix dictionary in ``FREQ``."""
+    freq, total = prefix_dictionary
+    tokenizer = jieba.Tokenizer()
+    tokenizer.FREQ, tokenizer.total, tokenizer.initialized = dict(freq), total, True
+    if word_list:
+        for word, frequency in tokenization.word_list_entries():
+            if frequency == 0:
+                tokenizer.FREQ[word] = 0
+            else:
+                tokenizer.add_word(word, frequency)
+    return tokenizer
+
+
+def _texts() -> list[str]:
+    """The repository's Chinese prose, and random strings of dictionary words, characters,
+    ASCII, digits, punctuation and emoji (so that many first characters and rare ones occur)."""
+    texts = []
+    for path in sorted(ROOT.glob("notebooks/*.ipynb")) + [ROOT / "docs" / "glossary.md"]:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".ipynb":
+            text = "\n".join("".join(cell["source"]) for cell in json.loads(text)["cells"])
+        texts.extend(line for line in text.splitlines() if line.strip())
+    words = Path(jieba.__file__).with_name("dict.txt").read_text(encoding="utf-8").split("\n")
+    words = [line.split(" ")[0] for line in words if line]
+    rng = random.Random(11)
+    extra = ["法国巴黎", "旅游景点", "GPT-4o", "330.5", "95.5%", "😀", "，", "。", " ", "e-mail", "C++", "\u3000"]
+    for _ in range(400):
+        pieces = rng.choices(words, k=rng.randint(1, 12)) + rng.choices(extra, k=rng.randint(0, 3))
+        pieces += ["".join(rng.choices(rng.choice(words), k=2)) for _ in range(rng.randint(0, 3))]
+        rng.shuffle(pieces)
+        texts.append("".join(pieces))
+    return texts
+
+
+@pytest.mark.parametrize("word_list", [False, True])
+def test_segmentation_equals_the_full_dictionary_tokenizer(prefix_dictionary, word_list):
+    full = _full_dictionary_tokenizer(prefix_dictionary, word_list)
+    ours = tokenization._tokenizer(word_list)
+    texts = _texts()
+    assert len(texts) > 500
+    for text in texts:
+        assert ours.lcut(text) == full.lcut(text), text
+    # only the first characters met so far were copied in
+    assert len(ours.FREQ) < len(full.FREQ)
+
+
+def test_the_store_is_jiebas_prefix_dictionary_split_by_first_character(prefix_dictionary):
+    import marshal
+
+    total, store = tokenization._prefix_dictionary(jieba)
+    freq, expected_total = prefix_dictionary
+    assert total == expected_total
+    merged = {}
+    for char, entries in store.items():
+        bucket = marshal.loads(entries)
+        assert all(word[0] == char for word in bucket)
+        merged.update(bucket)
+    assert merged == freq
+
+
+def _run(code: str, cache, tmp_path: Path) -> subprocess.CompletedProcess:
+    """``code`` in a fresh interpreter with the cache folder ``cache`` (None: the variable unset)
+    and the temporary directory in ``tmp_path / 'tmp'``."""
+    env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"), TEMP=str(tmp_path / "tmp"), TMP=str(tmp_path / "tmp"))
+    env.pop(tokenization._CACHE_ENV, None)
+    if cache is not None:
+        env[tokenization._CACHE_ENV] = str(cache)
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=tmp_path)
+
+
+TOKENIZE = """
+    import ragmetrics_lite as rm
+    print(rm.tokenize("巴黎的埃菲尔铁塔有 330 米高，是著名的旅游景点"), rm.tokenize("法国巴黎", word_list=False))
+"""
+EXPECTED = "['巴黎', '的', '埃菲尔铁塔', '有', '330', '米', '高', '是', '著名', '的', '旅游', '景点'] ['法国巴黎']\n"
+
+# jieba's dictionary file is not read again: building it would raise
+FROM_CACHE_ONLY = """
+    import jieba
+    def _refuse(*args):
+        raise AssertionError("the prefix dictionary was built again")
+    jieba.Tokenizer.gen_pfdict = staticmethod(_refuse)
+""" + TOKENIZE
+
+
+def _cache_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def test_written_once_then_read_quietly(tmp_path):
+    cache = tmp_path / "cache" / "nested"
+    first = _run(FROM_CACHE_ONLY, cache, tmp_path)
+    assert first.returncode != 0 and "built again" in first.stderr  # no cache yet: it must build
+
+    built = _run(TOKENIZE, cache, tmp_path)
+    assert (built.stdout, built.stderr) == (EXPECTED, "")
+    files = _cache_files(cache)
+    assert len(files) == 1 and files[0].startswith("jieba-prefix-dict-") and files[0].endswith(".marshal")
+    written = (cache / files[0]).stat().st_mtime_ns
+
+    again = _run(FROM_CACHE_ONLY, cache, tmp_path)
+    assert (again.stdout, again.stderr) == (EXPECTED, "")
+    assert _cache_files(cache) == files and (cache / files[0]).stat().st_mtime_ns == written
+    assert _cache_files(tmp_path / "tmp") == []
+
+
+@pytest.fixture(scope="module")
+def valid_cache(tmp_path_factory) -> tuple[str, bytes]:
+    """The name and bytes of a cache file a fresh interpreter wrote."""
+    folder = tmp_path_factory.mktemp("valid")
+    assert _run(TOKENIZE, folder / "cache", folder).stdout == EXPECTED
+    (path,) = (folder / "cache").iterdir()
+    return path.name, path.read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "one byte flipped", "a folder"])
+def test_a_corrupt_cache_is_rebuilt_silently(tmp_path, valid_cache, damage):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    name, data = valid_cache
+    path = cache / name
+    if damage == "a folder":
+        path.mkdir()  # unreadable as a file and not replaceable: tokenize still works, without a cache
+    else:
+        path.write_bytes({"truncated": data[: len(data) // 2],
+                          "one byte flipped": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:]}[damage])
+    done = _run(TOKENIZE, cache, tmp_path)
+    assert (done.stdout, done.stderr) == (EXPECTED, "")
+    if damage != "a folder":
+        assert path.read_bytes() == data  # rewritten whole, as a fresh build writes it
+    assert _cache_files(cache) == [path.name]  # no temporary file left behind
+
+
+def test_an_empty_variable_turns_the_cache_off(tmp_path):
+    done = _run(TOKENIZE, "", tmp_path)
+    assert (done.stdout, done.stderr) == (EXPECTED, "")
+    assert _cache_files(tmp_path) == ["tmp"] and _cache_files(tmp_path / "tmp") == []
+
+
+def test_an_unwritable_cache_folder_costs_only_time(tmp_path):
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    done = _run(TOKENIZE, blocker / "cache", tmp_path)
+    assert (done.stdout, done.stderr) == (EXPECTED, "")
+
+
+def test_default_folder_is_the_user_cache_directory(tmp_path, monkeypatch):
+    platformdirs = pytest.importorskip("platformdirs")
+    monkeypatch.delenv(tokenization._CACHE_ENV, raising=False)
+    path = tokenization._cache_file("some key")
+    assert path.parent == Path(platformdirs.user_cache_dir("ragmetrics_lite", appauthor=False))
+    assert ROOT not in path.parents
+    monkeypatch.setenv(tokenization._CACHE_ENV, str(tmp_path))
+    assert tokenization._cache_file("some key").parent == tmp_path
+    assert tokenization._cache_file("another key") != tokenization._cache_file("some key")
+    monkeypatch.setenv(tokenization._CACHE_ENV, "")
+    assert tokenization._cache_file("some key") is None
+
+
+def test_without_jiebas_dictionary_file_on_disk_it_reads_jiebas_own_way_and_caches_nothing(monkeypatch, tmp_path):
+    """(jieba installed in a zip, say): the prefix dictionary comes from ``get_dict_file``."""
+    monkeypatch.setenv(tokenization._CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(jieba, "__file__", str(tmp_path / "nowhere" / "__init__.py"))
+    import marshal
+
+    total, store = tokenization._prefix_dictionary(jieba)
+    monkeypatch.undo()
+    expected_total, expected = tokenization._prefix_dictionary(jieba)
+    assert total == expected_total and store.keys() == expected.keys()
+    assert all(marshal.loads(store[char]) == marshal.loads(expected[char]) for char in store)
+    assert list(tmp_path.iterdir()) == []
