@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 
 LLM_ENVIRONMENT_VARIABLES = ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY")
 
@@ -58,6 +60,7 @@ def scope(nodeid: str) -> str:
     return module
 
 
+@pytest.hookimpl(optionalhook=True)  # without xdist (-p no:xdist) the hook is simply unused
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "loadscope":
         return None  # another --dist: xdist's own scheduler
