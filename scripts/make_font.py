@@ -168,15 +168,18 @@ def cff_to_glyf(font: TTFont) -> None:
     font.sfntVersion = "\x00\x01\x00\x00"
 
 
-def rename(font: TTFont) -> None:
-    """Give the subset its own family name (name IDs 1-4, 6; typographic names dropped)."""
+def set_family_name(font: TTFont, family: str, postscript_name: str, source: str) -> None:
+    """Give a subset its own family name (name IDs 1-4, 6; typographic names 16-17 dropped).
+
+    Shared with ``make_math_font.py``: a subset must not claim the name of the font it came from.
+    """
     table = font["name"]
     for name_id in (1, 2, 3, 4, 6, 16, 17):
         table.removeNames(nameID=name_id)
     version = font["head"].fontRevision
-    for name_id, text in ((1, FAMILY), (2, "Regular"), (4, FAMILY),
-                          (3, f"{version:.3f};{POSTSCRIPT_NAME};subset of Noto Sans CJK SC"),
-                          (6, POSTSCRIPT_NAME)):
+    for name_id, text in ((1, family), (2, "Regular"), (4, family),
+                          (3, f"{version:.3f};{postscript_name};subset of {source}"),
+                          (6, postscript_name)):
         table.setName(text, name_id, 3, 1, 0x409)
 
 
@@ -196,7 +199,7 @@ def build(target: Path = TARGET, root: Path = ROOT) -> TTFont:
                      f"--output-file={subsetted}"])
         font = TTFont(subsetted, recalcTimestamp=False)  # keep the source's dates
         cff_to_glyf(font)
-        rename(font)
+        set_family_name(font, FAMILY, POSTSCRIPT_NAME, "Noto Sans CJK SC")
         font.save(target)
     return font
 

@@ -24,6 +24,9 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_font import set_family_name  # noqa: E402  (the sibling script)
+
 SOURCE = "/usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf"
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = ROOT / "ragmetrics_lite" / "data" / "fonts" / "RagMetricsLatinModernMath-Regular.otf"
@@ -54,15 +57,8 @@ def codepoints() -> list[int]:
 
 
 def rename(font: TTFont) -> None:
-    """Give the subset its own family name (name IDs 1-4, 6; typographic names dropped)."""
-    table = font["name"]
-    for name_id in (1, 2, 3, 4, 6, 16, 17):
-        table.removeNames(nameID=name_id)
-    version = font["head"].fontRevision
-    for name_id, text in ((1, FAMILY), (2, "Regular"), (4, FAMILY),
-                          (3, f"{version:.3f};{POSTSCRIPT_NAME};subset of Latin Modern Math"),
-                          (6, POSTSCRIPT_NAME)):
-        table.setName(text, name_id, 3, 1, 0x409)
+    """The family name of the subset, in the name table and in the CFF table's own names."""
+    set_family_name(font, FAMILY, POSTSCRIPT_NAME, "Latin Modern Math")
     font["CFF "].cff.fontNames = [POSTSCRIPT_NAME]
     top = font["CFF "].cff.topDictIndex[0]
     top.FullName, top.FamilyName = FAMILY, FAMILY
