@@ -18,7 +18,10 @@ plots without alt text. Each handout here is one self-contained file instead:
 - plots are inline PNGs with alt text: the output's ``alt`` metadata
   (``output.metadata["image/png"]["alt"]``), else the cell's (``cell.metadata["alt"]``, a string
   or one string per image), else a description made from the notebook's title, the section
-  heading and the markdown cell before the plot; the script lists the plots that had no metadata;
+  heading and the markdown cell before the plot; the script lists the plots that had no metadata.
+  Every plot in ``notebooks/`` carries the cell's ``alt`` (``tests/test_alt_text.py`` fails on one
+  without), which survives ``scripts/execute_notebooks.py``; the fallback is for a notebook exported
+  before its new plot is described;
 - interview cards (``<details>``) stay collapsed; links to other notebooks point to their
   handouts, and the glossary (``docs/glossary.md``) is exported beside them as ``glossary.html``.
 
