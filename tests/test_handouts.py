@@ -224,8 +224,10 @@ def test_the_command_exports_and_lists_the_plots_without_alt_metadata(tmp_path, 
     assert handouts.main([str(tmp_path), "--notebooks", str(NOTEBOOKS[0])]) == 0
     assert (tmp_path / NOTEBOOKS[0].with_suffix(".html").name).is_file() and (tmp_path / "glossary.html").is_file()
     without = [c.id for c in nbformat.read(NOTEBOOKS[0], as_version=4).cells for o in c.get("outputs", [])
-               if "image/png" in o.get("data", {}) and not o.get("metadata", {}).get("image/png", {}).get("alt")]
+               if "image/png" in o.get("data", {}) and not o.get("metadata", {}).get("image/png", {}).get("alt")
+               and not c.metadata.get("alt")]
     printed = capsys.readouterr().out
+    assert ("without alt metadata" in printed) == bool(without)
     if without:
         assert f"{len(without)} plot(s) without alt metadata, described from the text around them " \
                f"(cells {', '.join(without)})" in printed
