@@ -25,21 +25,9 @@ import pandas as pd
 
 from ._frames import Table, as_strings, check_table_id_kinds, qrels_table, run_table
 from ._validation import RagMetricsWarning, check_relevance_level
-from .metric_table import DEFAULT_METRICS, METRICS, Ranked, known_metrics, parse_metric
+from .metric_table import DEFAULT_METRICS, METRICS, Ranked, group_bounds, known_metrics, parse_metric, ranked
 
 __all__ = ["evaluate", "RagMetricsWarning"]
-
-
-def _group_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end of each run of equal, already sorted codes."""
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else np.zeros(0, np.int64)
-    return starts, np.r_[starts[1:], len(codes)].astype(np.int64)
-
-
-def _rank_within(codes: np.ndarray) -> np.ndarray:
-    """1-based position of each row within its run of equal, already sorted codes."""
-    starts, ends = _group_bounds(codes)
-    return np.arange(len(codes)) - np.repeat(starts, ends - starts) + 1
 
 
 def _string_order(ids: np.ndarray) -> np.ndarray:
@@ -76,7 +64,7 @@ def _per_row(table: Table, codes: np.ndarray) -> np.ndarray:
 def _blocks(query: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Start and end of each query's rows when every query's rows sit together (always so from a
     dict, and from a DataFrame grouped by query); None when a query's rows are split up."""
-    starts, ends = _group_bounds(query)
+    starts, ends = group_bounds(query)
     return (starts, ends) if len(np.unique(query[starts])) == len(starts) else None
 
 
@@ -153,7 +141,7 @@ def _judged_by_query(qrels: Table, codes: np.ndarray, count: int) -> list[dict]:
 
 def _groups(codes: np.ndarray) -> list[tuple[int, int, int]]:
     """``(code, start, end)`` of each run of equal codes."""
-    starts, ends = _group_bounds(codes)
+    starts, ends = group_bounds(codes)
     return list(zip(codes[starts].tolist(), starts.tolist(), ends.tolist()))
 
 
@@ -195,8 +183,8 @@ UNJUDGED = np.iinfo(np.int64).min  # the grade lookup's default: tells "not judg
 
 
 def _rank(qrels: Table, run: Table, level: int) -> Ranked:
-    """Order the run as trec_eval does and attach the grades and whether each row is judged
-    (and warn about unmatched queries)."""
+    """Order the run as trec_eval does, keep the retrieved documents that carry a judgment, with
+    their ranks and grades (and warn about unmatched queries)."""
     judged_ids = as_strings(qrels.query_id, qrels.query_kind)
     queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
     judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
@@ -208,19 +196,15 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     query = run_q[order]
     _warn_about_queries(queries, query, order, run)
     scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first
-    query, grade = query[:scored], grade[:scored]
-    judged = grade != UNJUDGED
-    grade = np.where(judged, grade, 0)  # an unjudged document has grade 0
+    rows = np.flatnonzero(grade[:scored] != UNJUDGED)
+    retrieved = np.bincount(query[:scored], minlength=len(queries))
+    first_row = np.cumsum(retrieved) - retrieved
+    rank = rows - first_row[query[rows]] + 1
 
     grades = qrels.value
     if len(grades) and grades.min() == UNJUDGED:
         raise ValueError(f"a qrels grade of {UNJUDGED} is out of range")
-    num_relevant = np.bincount(judged_q, weights=grades >= level, minlength=len(queries))
-    positive = grades > 0
-    ideal = np.lexsort((-grades[positive], judged_q[positive]))
-    ideal_query, ideal_grade = judged_q[positive][ideal], grades[positive][ideal]
-    return Ranked(queries, query, _rank_within(query), grade, grade >= level,
-                  num_relevant, ideal_query, _rank_within(ideal_query), ideal_grade, judged)
+    return ranked(queries, query[rows], rank, grade[rows], judged_q, grades, level)
 
 
 def _warn_about_queries(queries: pd.Index, query: np.ndarray, order: np.ndarray, run: Table) -> None:
