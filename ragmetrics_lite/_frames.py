@@ -20,6 +20,7 @@ later, per query, while ``evaluate`` looks up the grades.
 from __future__ import annotations
 
 import numbers
+import operator
 from collections.abc import Collection, Mapping
 from itertools import chain
 from typing import NamedTuple
@@ -159,12 +160,16 @@ def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) 
     table = Table(name, query_id, lengths, None, np.empty(0), inner=inner)
     rows = lambda: zip(table.row_query_ids(), table.docs(), values)  # noqa: E731 (only on the error path)
     table = table._replace(value=values_to_array(values, rows))
-    return table._replace(query_kind=id_kind(query_id), doc_kind=_kind_of(chain.from_iterable(inner)))
+    doc_kind = _kind_of(lambda: chain.from_iterable(inner), len(values))
+    return table._replace(query_kind=id_kind(query_id), doc_kind=doc_kind)
 
 
-def _kind_of(ids) -> str:
-    """``id_kind`` from the set of the ids' types: 'string', 'integer', 'empty' or 'mixed'."""
-    kinds = set(map(type, ids))
+def _kind_of(ids, count: int) -> str:
+    """``id_kind`` of ``count`` ids (``ids()`` iterates over them): 'string', 'integer', 'empty' or
+    'mixed'. All strings is the common case, checked first by counting them."""
+    if count and operator.countOf(map(type, ids()), str) == count:
+        return "string"
+    kinds = set(map(type, ids()))
     if not kinds:
         return "empty"
     if kinds <= {str}:

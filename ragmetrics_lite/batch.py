@@ -183,35 +183,123 @@ UNJUDGED = np.iinfo(np.int64).min  # the grade lookup's default: tells "not judg
 
 
 def _rank(qrels: Table, run: Table, level: int) -> Ranked:
-    """Order the run as trec_eval does, keep the retrieved documents that carry a judgment, with
-    their ranks and grades (and warn about unmatched queries)."""
+    """The retrieved documents that carry a judgment, with their ranks in trec_eval's order and
+    their grades, as the kernels' shared arrays (and a warning about unmatched queries)."""
     judged_ids = as_strings(qrels.query_id, qrels.query_kind)
     queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
     judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
-    judged_q, run_q = _per_row(qrels, judged_codes), _per_row(run, run_codes)
-    blocks = _blocks(run_q)
-    order = _trec_order(run_q, run.value, run.docs_at, blocks)
-    grade = _grades(run, run_codes if run.inner is not None else run_q, order,
-                    _judged_by_query(qrels, judged_codes, len(queries)), blocks)
-    query = run_q[order]
-    _warn_about_queries(queries, query, order, run)
-    scored = int(np.searchsorted(query, len(queries)))  # rows of judged queries come first
-    rows = np.flatnonzero(grade[:scored] != UNJUDGED)
-    retrieved = np.bincount(query[:scored], minlength=len(queries))
-    first_row = np.cumsum(retrieved) - retrieved
-    rank = rows - first_row[query[rows]] + 1
-
+    _warn_about_queries(queries, run, run_codes)
     grades = qrels.value
     if len(grades) and grades.min() == UNJUDGED:
         raise ValueError(f"a qrels grade of {UNJUDGED} is out of range")
-    return ranked(queries, query[rows], rank, grade[rows], judged_q, grades, level)
+    judged = _judged_by_query(qrels, judged_codes, len(queries))
+    if qrels.inner is not None and run.inner is not None:  # both dicts
+        query, rank, grade = _hits_by_lookup(qrels, judged_codes, run, run_codes, judged)
+    else:
+        query, rank, grade = _hits_by_sorting(run, run_codes, judged)
+    return ranked(queries, query, rank, grade, _per_row(qrels, judged_codes), grades, level)
 
 
-def _warn_about_queries(queries: pd.Index, query: np.ndarray, order: np.ndarray, run: Table) -> None:
+def _hits_by_sorting(run: Table, run_codes: np.ndarray, judged: list[dict]):
+    """``(query, rank, grade)`` of every retrieved judged document, sorted by query then rank: the
+    whole run put in trec_eval's order (ties broken by doc id), then one grade lookup per row."""
+    count = len(judged)
+    run_q = _per_row(run, run_codes)
+    blocks = _blocks(run_q)
+    order = _trec_order(run_q, run.value, run.docs_at, blocks)
+    grade = _grades(run, run_codes if run.inner is not None else run_q, order, judged, blocks)
+    query = run_q[order]
+    scored = int(np.searchsorted(query, count))  # rows of judged queries come first
+    rows = np.flatnonzero(grade[:scored] != UNJUDGED)
+    retrieved = np.bincount(query[:scored], minlength=count)
+    rank = rows - (np.cumsum(retrieved) - retrieved)[query[rows]] + 1
+    return query[rows], rank, grade[rows]
+
+
+def _hits_by_lookup(qrels: Table, judged_codes: np.ndarray, run: Table, run_codes: np.ndarray,
+                    judged: list[dict]):
+    """As :func:`_hits_by_sorting`, from two dicts, with one lookup per judgment instead of one per
+    retrieved row: each judged document's score is read from its query's run mapping, and its rank
+    is 1 + the number of that query's scores above it (a binary search in the query's sorted
+    scores). A query where a judged document shares its score with another document is handed to
+    :func:`_hits_by_sorting`, where doc ids break the tie.
+    """
+    count = len(judged)
+    scores = _sorted_scores(run)
+    if scores is None:
+        return _hits_by_sorting(run, run_codes, judged)
+    run_of = np.full(count, -1)  # per judged query: its position in the run, or -1
+    in_run = np.flatnonzero(run_codes < count)
+    run_of[run_codes[in_run]] = in_run
+    where = run_of[judged_codes]
+    mappings = [run.inner[i] if i >= 0 else {} for i in where.tolist()]
+    lookups = (map(mapping.get, judgments, repeat(np.nan)) for mapping, judgments in zip(mappings, qrels.inner))
+    score = np.fromiter(chain.from_iterable(lookups), dtype=float, count=len(qrels.value))
+    found = np.flatnonzero(~np.isnan(score))  # judgments whose document was retrieved (scores are finite)
+    row, minus_score = np.repeat(where, qrels.lengths)[found], -score[found]
+    above = _count_below(scores, row, minus_score)  # the document itself comes next, then any tie
+    width = scores.shape[1]
+    tied = scores.ravel()[row * width + np.minimum(above + 1, width - 1)] == minus_score
+    tied &= above + 1 < width
+    query = np.repeat(judged_codes, qrels.lengths)[found]
+    tie_queries = np.unique(query[tied])
+    keep = ~np.isin(query, tie_queries)
+    query, rank, grade = query[keep], above[keep] + 1, qrels.value[found][keep]
+    if len(tie_queries):
+        rest = _hits_by_sorting(_sub_run(run, run_of[tie_queries]), tie_queries, judged)
+        query, rank, grade = (np.concatenate(pair) for pair in zip((query, rank, grade), rest))
+    order = np.argsort(query * (int(rank.max(initial=0)) + 1) + rank)  # by query, then rank
+    return query[order], rank[order], grade[order]
+
+
+def _sorted_scores(run: Table) -> np.ndarray | None:
+    """One row per run query: its scores negated and sorted ascending, padded with +inf; None when
+    padding would more than double the matrix (a few long lists among short ones)."""
+    lengths = run.lengths
+    width = int(lengths.max()) if len(lengths) else 0
+    if width == 0 or len(lengths) * width > 2 * len(run.value) + 1024:
+        return None
+    if (lengths == width).all():
+        return np.sort(-run.value.reshape(-1, width), axis=1)
+    padded = np.full((len(lengths), width), np.inf)
+    padded[np.arange(width) < lengths[:, None]] = -run.value
+    return np.sort(padded, axis=1)
+
+
+def _count_below(rows: np.ndarray, which: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Per i: how many entries of the sorted row ``rows[which[i]]`` are below ``value[i]``, by a
+    binary search run on every i at once (halving steps: is the (count + step)-th entry below?)."""
+    width = rows.shape[1]
+    flat, base = rows.ravel(), which * width
+    count = np.zeros(len(which), dtype=np.int64)
+    step = 1 << (width.bit_length() - 1)
+    while step:
+        probe = count + step
+        below = (probe <= width) & (flat[base + np.minimum(probe, width) - 1] < value)
+        count = np.where(below, probe, count)
+        step >>= 1
+    return count
+
+
+def _sub_run(run: Table, members: np.ndarray) -> Table:
+    """The run restricted to some of its queries (from a dict)."""
+    ends = np.cumsum(run.lengths)
+    lengths = run.lengths[members]
+    rows = np.repeat(ends[members] - lengths, lengths) + np.arange(int(lengths.sum())) \
+        - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return run._replace(query_id=run.query_id[members], lengths=lengths, value=run.value[rows],
+                        inner=[run.inner[i] for i in members.tolist()])
+
+
+def _warn_about_queries(queries: pd.Index, run: Table, run_codes: np.ndarray) -> None:
     """One warning for judged queries without results, one for run queries without judgments."""
-    scored = int(np.searchsorted(query, len(queries)))
-    missing = [queries[i] for i in np.flatnonzero(np.bincount(query[:scored], minlength=len(queries)) == 0)]
-    extra = sorted(set(as_strings(run.row_query_ids()[order[scored:]]))) if scored < len(query) else []
+    weights = None if run.lengths is None else run.lengths
+    rows = np.bincount(run_codes, weights=weights, minlength=len(queries)) if len(run_codes) else np.zeros(len(queries))
+    missing = [queries[i] for i in np.flatnonzero(rows[: len(queries)] == 0)]
+    unjudged = run_codes >= len(queries)
+    if weights is not None:
+        unjudged &= run.lengths > 0
+    extra = sorted(set(as_strings(run.query_id[unjudged]))) if unjudged.any() else []
     if missing:
         warnings.warn(
             f"{len(missing)} of {len(queries)} judged queries have no results in the run and "

@@ -17,7 +17,7 @@ import pytest
 
 from ragmetrics_lite import RagMetricsWarning, evaluate
 from ragmetrics_lite import batch
-from ragmetrics_lite._frames import run_table
+from ragmetrics_lite._frames import qrels_table, run_table
 
 METRICS = ["recall@3", "precision@5", "hit_rate@2", "mrr", "map", "map@4", "ndcg", "ndcg@3", "r_precision"]
 DOCS = ["d1", "d2", "d9", "d10", "d11", "D1", "a", "é", "z", "10", "9", "x09"] + [f"e{i}" for i in range(40)]
@@ -123,3 +123,56 @@ def test_block_sort_with_as_many_rows_for_every_query(seed):
     qrels_df, run_df = frames(qrels, run)
     pd.testing.assert_frame_equal(evaluate(qrels, run, METRICS),
                                   evaluate(qrels_df, run_df.sample(frac=1, random_state=seed), METRICS))
+
+
+def _hits_both_ways(qrels: dict, run: dict):
+    """The retrieved judged documents found by one lookup per judgment, and by sorting every row."""
+    return _by_lookup(qrels, run, sort_too=True)
+
+
+def _by_lookup(qrels: dict, run: dict, sort_too: bool = False):
+    judged_table, run_tab = qrels_table(qrels), run_table(run)
+    queries = pd.Index(sorted(set(judged_table.query_id.tolist())), dtype=object)
+    judged_codes = batch._query_codes(judged_table, queries)
+    run_codes = batch._query_codes(run_tab, queries)
+    judged = batch._judged_by_query(judged_table, judged_codes, len(queries))
+    by_lookup = batch._hits_by_lookup(judged_table, judged_codes, run_tab, run_codes, judged)
+    return (by_lookup, batch._hits_by_sorting(run_tab, run_codes, judged)) if sort_too else by_lookup
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("long_list", [False, True])
+def test_lookup_per_judgment_equals_sorting_every_row(seed, long_list, monkeypatch):
+    """From dicts, each judged document is looked up and ranked by counting the scores above it;
+    a query where it ties with another document goes to the sorting path. Same hits either way,
+    and the sorting path gets only the tied queries (all of them with the long list)."""
+    qrels, run = random_run(np.random.default_rng(300 + seed), 60, long_list)
+    handed = []
+    sorting = batch._hits_by_sorting
+    monkeypatch.setattr(batch, "_hits_by_sorting", lambda r, codes, j: handed.append(len(codes)) or sorting(r, codes, j))
+    by_lookup, by_sorting = _hits_both_ways(qrels, run)
+    for mine, theirs in zip(by_lookup, by_sorting):
+        np.testing.assert_array_equal(mine, theirs)
+    assert len(by_lookup[0]) > 20
+    if long_list:
+        assert handed[0] == len(run)  # the padded matrix would be too big: everything sorted
+    else:
+        assert 0 < handed[0] < len(run) // 2  # only the queries with a judged document in a tie
+
+
+def test_lookup_without_ties_sorts_nothing(monkeypatch):
+    rng = np.random.default_rng(7)
+    run = {f"q{q}": {f"d{d}": float(s) for d, s in zip(rng.permutation(40)[:25], rng.permutation(1000)[:25])}
+           for q in range(30)}
+    qrels = {q: {d: int(rng.integers(-1, 3)) for d in [*list(docs)[::3], "nowhere"]} for q, docs in run.items()}
+    by_sorting = _hits_both_ways(qrels, run)[1]
+    monkeypatch.setattr(batch, "_hits_by_sorting", None)  # calling it would fail
+    query, rank, grade = _by_lookup(qrels, run)
+    for mine, theirs in zip((query, rank, grade), by_sorting):
+        np.testing.assert_array_equal(mine, theirs)
+    # each hit, by hand: its rank in the query's ranking (score descending) and its grade
+    expected = []
+    for code, q in enumerate(sorted(run)):
+        ranking = sorted(run[q], key=run[q].get, reverse=True)
+        expected += [(code, ranking.index(d) + 1, g) for d, g in qrels[q].items() if d in run[q]]
+    assert sorted(zip(query.tolist(), rank.tolist(), grade.tolist())) == sorted(expected)
