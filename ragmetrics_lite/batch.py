@@ -121,28 +121,37 @@ def _blockwise_order(query: np.ndarray, score: np.ndarray, starts: np.ndarray, e
 
 
 def _judged_by_query(qrels: Table, codes: np.ndarray, count: int) -> list[dict]:
-    """Per judged query, ``{doc_id: grade}``; a repeated (query, document) row is an error.
-
-    From a dict, each query's own (already checked) mapping serves as it is."""
+    """Per judged query (by code), its ``{doc_id: grade}`` mapping (see :func:`_by_query`)."""
     judged = [{} for _ in range(count)]
-    if qrels.inner is not None:
-        for code, mapping in zip(codes.tolist(), qrels.inner):
-            judged[code] = mapping
-        return judged
-    grouped = np.argsort(codes, kind="stable")  # a DataFrame's rows, query by query
-    docs, grades = qrels.doc_id[grouped].tolist(), qrels.value[grouped].tolist()
-    ids = qrels.query_id
-    for code, a, b in _groups(codes[grouped]):
-        judged[code] = dict(zip(docs[a:b], grades[a:b]))
-        if len(judged[code]) < b - a:
-            _refuse_duplicate("qrels", ids[grouped[a]], docs[a:b])
+    for code, mapping in zip(codes.tolist(), qrels.inner):
+        judged[code] = mapping
     return judged
 
 
-def _groups(codes: np.ndarray) -> list[tuple[int, int, int]]:
-    """``(code, start, end)`` of each run of equal codes."""
+def _by_query(qrels: Table, codes: np.ndarray) -> tuple[Table, np.ndarray]:
+    """Judgments from a DataFrame as one ``{doc_id: grade}`` mapping per query, the form a dict
+    of dicts has (``inner``, ``lengths``), with one code per query; a repeated (query, document)
+    row is an error. (A run stays in rows: building 10,000 dicts of 100 costs more than sorting.)"""
+    rows = np.argsort(codes, kind="stable")
+    starts, ends = group_bounds(codes[rows])
+    docs, grades = qrels.doc_id[rows].tolist(), qrels.value[rows].tolist()
+    inner = [dict(zip(docs[a:b], grades[a:b])) for a, b in zip(starts.tolist(), ends.tolist())]
+    lengths = ends - starts
+    repeated = np.flatnonzero(np.fromiter(map(len, inner), dtype=np.int64, count=len(inner)) < lengths)
+    if len(repeated):
+        a, b = starts[repeated[0]], ends[repeated[0]]
+        _refuse_duplicate("qrels", qrels.query_id[rows[a]], docs[a:b])
+    grouped = qrels._replace(query_id=qrels.query_id[rows[starts]], lengths=lengths, doc_id=None,
+                             value=qrels.value[rows], inner=inner)
+    return grouped, codes[rows[starts]]
+
+
+def _groups(codes: np.ndarray) -> tuple[list[int], list[int], list[int]]:
+    """Code, start and end of each run of equal codes, as three lists to zip where they are read
+    (10,000 tuples kept alive would set off the garbage collector, which then walks every young
+    object, the run's million doc ids included, several times)."""
     starts, ends = group_bounds(codes)
-    return list(zip(codes[starts].tolist(), starts.tolist(), ends.tolist()))
+    return codes[starts].tolist(), starts.tolist(), ends.tolist()
 
 
 def _refuse_duplicate(name: str, query_id, docs: list) -> None:
@@ -158,25 +167,26 @@ def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]
     dict lookup per row, chained in C, query by query.
 
     ``codes``: from a dict, one per query; from a DataFrame, one per row, with
-    ``blocks`` when each query's rows sit together (else trec_eval's order groups them).
+    ``blocks`` when each query's rows sit together (read in place: gathering a
+    million doc ids in another order costs as much as the lookups), else read in
+    ``order``, which groups them.
     """
     empty: dict = {}
     if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
         lookups = (map((judged[code] if code < len(judged) else empty).get, mapping, repeat(UNJUDGED))
                    for code, mapping in zip(codes.tolist(), run.inner))
         return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))[order]
-    together = blocks is not None
-    rows = np.arange(len(codes)) if together else order
-    docs = (run.doc_id if together else run.doc_id[order]).tolist()
-    groups = _groups(codes if together else codes[order])
-    ids = run.row_query_ids()
-    for code, a, b in groups:
+    in_place = blocks is not None
+    rows = np.arange(len(codes)) if in_place else order
+    docs = (run.doc_id if in_place else run.doc_id[order]).tolist()
+    groups = _groups(codes if in_place else codes[order])
+    for code, a, b in zip(*groups):
         if len(set(docs[a:b])) < b - a:
-            _refuse_duplicate("run", ids[rows[a]], docs[a:b])
+            _refuse_duplicate("run", run.query_id[rows[a]], docs[a:b])
     lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(UNJUDGED))
-               for code, a, b in groups)
+               for code, a, b in zip(*groups))
     grade = np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
-    return grade[order] if together else grade
+    return grade[order] if in_place else grade
 
 
 UNJUDGED = np.iinfo(np.int64).min  # the grade lookup's default: tells "not judged" from "judged 0"
@@ -192,12 +202,14 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     grades = qrels.value
     if len(grades) and grades.min() == UNJUDGED:
         raise ValueError(f"a qrels grade of {UNJUDGED} is out of range")
+    if qrels.inner is None:
+        qrels, judged_codes = _by_query(qrels, judged_codes)
     judged = _judged_by_query(qrels, judged_codes, len(queries))
-    if qrels.inner is not None and run.inner is not None:  # both dicts
+    if run.inner is not None:
         query, rank, grade = _hits_by_lookup(qrels, judged_codes, run, run_codes, judged)
     else:
         query, rank, grade = _hits_by_sorting(run, run_codes, judged)
-    return ranked(queries, query, rank, grade, _per_row(qrels, judged_codes), grades, level)
+    return ranked(queries, query, rank, grade, _per_row(qrels, judged_codes), qrels.value, level)
 
 
 def _hits_by_sorting(run: Table, run_codes: np.ndarray, judged: list[dict]):
