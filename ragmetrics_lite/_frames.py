@@ -103,7 +103,8 @@ def _all_numbers(values, integers_only: bool = False) -> bool:
     if isinstance(values, pd.Series) and values.dtype != object:
         if integers_only:
             return pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values)
-        return pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        return (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+                and not pd.api.types.is_complex_dtype(values))  # numpy would drop the imaginary part
     kinds = set(map(type, values))
     return kinds <= {int} if integers_only else all(map(_is_number_type, kinds))
 
@@ -122,10 +123,14 @@ def _grade_values(values, rows) -> np.ndarray:
 
 def _score_values(values, rows) -> np.ndarray:
     """Scores as float64, every one finite; else the first bad one named."""
-    if _all_numbers(values):
-        scores = _as_array(values, float)
-        if np.isfinite(scores).all():
-            return scores
+    if isinstance(values, _Chained):  # from a dict: into an object array, then one look at its types
+        objects = np.fromiter(values, dtype=object, count=len(values))
+        numbers = pd.api.types.infer_dtype(objects, skipna=False) in ("floating", "integer", "mixed-integer-float")
+        scores = objects.astype(float) if numbers else None  # booleans, text, None... are "mixed" or worse
+    else:
+        scores = _as_array(values, float) if _all_numbers(values) else None
+    if scores is not None and np.isfinite(scores).all():
+        return scores
     return np.array([check_finite(value, f"score of query {q!r}, document {d!r}") for q, d, value in rows()],
                     dtype=float)
 

@@ -38,22 +38,24 @@ def _string_order(ids: np.ndarray) -> np.ndarray:
     return position[codes]
 
 
-def _query_codes(table: Table, queries: pd.Index) -> np.ndarray:
-    """Per entry of ``table.query_id``: the position of its query among the judged ``queries``;
-    other queries get codes after them (len(queries), len(queries) + 1, ...) so that their rows
-    are still checked."""
+def _query_codes(table: Table, position: dict) -> np.ndarray:
+    """Per entry of ``table.query_id``: the position of its query among the judged queries
+    (``position``: id as a string -> position); other queries get codes after them (len(position),
+    len(position) + 1, ...) so that their rows are still checked."""
     keys = as_strings(table.query_id, table.query_kind)
+    if table.lengths is not None:  # from a dict: one key per query
+        return _codes_of(keys, position)
     block = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else np.zeros(0, np.int64)
     if len(block) < len(keys) // 4:  # rows come in blocks of one query: code the first of each block
-        return np.repeat(_codes_of(keys[block], queries), np.diff(np.r_[block, len(keys)]))
-    return _codes_of(keys, queries)
+        return np.repeat(_codes_of(keys[block], position), np.diff(np.r_[block, len(keys)]))
+    return _codes_of(keys, position)
 
 
-def _codes_of(keys: np.ndarray, queries: pd.Index) -> np.ndarray:
-    codes = queries.get_indexer(keys)
+def _codes_of(keys: np.ndarray, position: dict) -> np.ndarray:
+    codes = np.fromiter(map(position.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
     unknown = codes < 0
     if unknown.any():
-        codes[unknown] = len(queries) + pd.factorize(keys[unknown])[0]
+        codes[unknown] = len(position) + pd.factorize(keys[unknown])[0]
     return codes
 
 
@@ -195,9 +197,11 @@ UNJUDGED = np.iinfo(np.int64).min  # the grade lookup's default: tells "not judg
 def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     """The retrieved documents that carry a judgment, with their ranks in trec_eval's order and
     their grades, as the kernels' shared arrays (and a warning about unmatched queries)."""
-    judged_ids = as_strings(qrels.query_id, qrels.query_kind)
-    queries = pd.Index(np.sort(pd.unique(judged_ids)).astype(object), name="query_id")
-    judged_codes, run_codes = _query_codes(qrels, queries), _query_codes(run, queries)
+    judged_ids = as_strings(qrels.query_id, qrels.query_kind)  # a dict's keys are distinct already
+    queries = sorted(judged_ids.tolist() if qrels.lengths is not None else pd.unique(judged_ids).tolist())
+    position = dict(zip(queries, range(len(queries))))
+    queries = pd.Index(np.array(queries, dtype=object), name="query_id")
+    judged_codes, run_codes = _query_codes(qrels, position), _query_codes(run, position)
     _warn_about_queries(queries, run, run_codes)
     grades = qrels.value
     if len(grades) and grades.min() == UNJUDGED:

@@ -132,10 +132,10 @@ def _hits_both_ways(qrels: dict, run: dict):
 
 def _by_lookup(qrels: dict, run: dict, sort_too: bool = False):
     judged_table, run_tab = qrels_table(qrels), run_table(run)
-    queries = pd.Index(sorted(set(judged_table.query_id.tolist())), dtype=object)
-    judged_codes = batch._query_codes(judged_table, queries)
-    run_codes = batch._query_codes(run_tab, queries)
-    judged = batch._judged_by_query(judged_table, judged_codes, len(queries))
+    position = {query: code for code, query in enumerate(sorted(judged_table.query_id.tolist()))}
+    judged_codes = batch._query_codes(judged_table, position)
+    run_codes = batch._query_codes(run_tab, position)
+    judged = batch._judged_by_query(judged_table, judged_codes, len(position))
     by_lookup = batch._hits_by_lookup(judged_table, judged_codes, run_tab, run_codes, judged)
     return (by_lookup, batch._hits_by_sorting(run_tab, run_codes, judged)) if sort_too else by_lookup
 
@@ -176,3 +176,35 @@ def test_lookup_without_ties_sorts_nothing(monkeypatch):
         ranking = sorted(run[q], key=run[q].get, reverse=True)
         expected += [(code, ranking.index(d) + 1, g) for d, g in qrels[q].items() if d in run[q]]
     assert sorted(zip(query.tolist(), rank.tolist(), grade.tolist())) == sorted(expected)
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(False), "0.5", None, __import__("decimal").Decimal("0.5"), 1j])
+def test_one_bad_score_among_many_good_ones_is_refused(bad):
+    """The fast checks look at a million scores at once; one bad score hidden among them (which
+    numpy would turn into 1.0 or 0.5) must still be named, as a lone bad score is."""
+    run = {f"q{q}": {f"d{d}": float(q + d) / 7 for d in range(50)} for q in range(40)}
+    run["q17"]["d33"] = bad
+    qrels = {"q17": {"d33": 1}}
+    with pytest.raises(TypeError, match="score of query 'q17', document 'd33' must be a number"):
+        evaluate(qrels, run)
+    run_df = frames(qrels, run)[1]
+    run_df["score"] = pd.Series([s for scores in run.values() for s in scores.values()], dtype=object)
+    with pytest.raises(TypeError, match="score of query 'q17', document 'd33' must be a number"):
+        evaluate(qrels, run_df)  # an object column keeps the bad value as it is
+
+
+def test_a_complex_score_column_is_refused():
+    run = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [1.0, 0.5 + 1j]})
+    with pytest.raises(TypeError, match="score of query 'q1', document 'd1' must be a number, got complex"):
+        evaluate({"q1": {"d2": 1}}, run)
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d2"], "relevance": [1 + 0j]})
+    with pytest.raises(TypeError, match="relevance grade of query 'q1', document 'd2' must be an integer"):
+        evaluate(qrels, {"q1": {"d2": 1.0}})
+
+
+@pytest.mark.parametrize("bad", [7, np.int64(7), None, 7.0])
+def test_one_bad_doc_id_among_many_strings_is_refused(bad):
+    run = {f"q{q}": {f"d{d}": float(d) for d in range(50)} for q in range(40)}
+    run["q17"][bad] = 0.5
+    with pytest.raises((TypeError, ValueError), match="id|ids"):
+        evaluate({"q17": {"d1": 1}}, run)
