@@ -18,7 +18,7 @@ this module puts the run in trec_eval's order and attaches the grades.
 from __future__ import annotations
 
 import warnings
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 
 import numpy as np
 import pandas as pd
@@ -150,8 +150,7 @@ def _by_query(qrels: Table, codes: np.ndarray) -> tuple[Table, np.ndarray]:
 
 def _groups(codes: np.ndarray) -> tuple[list[int], list[int], list[int]]:
     """Code, start and end of each run of equal codes, as three lists to zip where they are read
-    (10,000 tuples kept alive would set off the garbage collector, which then walks every young
-    object, the run's million doc ids included, several times)."""
+    (10,000 tuples kept alive would set off the garbage collector several times)."""
     starts, ends = group_bounds(codes)
     return codes[starts].tolist(), starts.tolist(), ends.tolist()
 
@@ -165,8 +164,9 @@ def _refuse_duplicate(name: str, query_id, docs: list) -> None:
 
 
 def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict], blocks) -> np.ndarray:
-    """The grade of every run row, in ``order`` (UNJUDGED where the judgments do not list it): one
-    dict lookup per row, chained in C, query by query.
+    """The grade of every run row, in ``order`` (UNJUDGED where the judgments do not list it),
+    chained in C, query by query: from a dict, one lookup per row in the query's judgments; from a
+    DataFrame, one dict per query (:func:`_block_grades`), which also refuses a repeated row.
 
     ``codes``: from a dict, one per query; from a DataFrame, one per row, with
     ``blocks`` when each query's rows sit together (read in place: gathering a
@@ -180,15 +180,24 @@ def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]
         return np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(run.value))[order]
     in_place = blocks is not None
     rows = np.arange(len(codes)) if in_place else order
-    docs = (run.doc_id if in_place else run.doc_id[order]).tolist()
-    groups = _groups(codes if in_place else codes[order])
-    for code, a, b in zip(*groups):
-        if len(set(docs[a:b])) < b - a:
-            _refuse_duplicate("run", run.query_id[rows[a]], docs[a:b])
-    lookups = (map((judged[code] if code < len(judged) else empty).get, docs[a:b], repeat(UNJUDGED))
-               for code, a, b in zip(*groups))
-    grade = np.fromiter(chain.from_iterable(lookups), dtype=np.int64, count=len(docs))
+    docs = run.doc_id if in_place else run.doc_id[order]
+    code, start, end = _groups(codes if in_place else codes[order])
+    queries = run.query_id[rows[start]]
+    judgments = (judged[c] if c < len(judged) else empty for c in code)
+    in_blocks = map(_block_grades, map(docs.__getitem__, map(slice, start, end)), judgments, queries)
+    grade = np.fromiter(chain.from_iterable(in_blocks), dtype=np.int64, count=len(docs))
     return grade[order] if in_place else grade
+
+
+def _block_grades(docs: np.ndarray, judged: dict, query_id):
+    """The grades of one query's retrieved docs, in their order (UNJUDGED where not judged), from
+    one dict: the docs as keys, then the judgments on top (a judged document the query did not
+    retrieve is added after them, past what is read). One hash per doc also finds a repeated one."""
+    grades = dict.fromkeys(docs, UNJUDGED)
+    if len(grades) < len(docs):
+        _refuse_duplicate("run", query_id, docs.tolist())
+    grades.update(judged)
+    return islice(grades.values(), len(docs))
 
 
 UNJUDGED = np.iinfo(np.int64).min  # the grade lookup's default: tells "not judged" from "judged 0"
