@@ -171,7 +171,7 @@ def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]
     ``codes``: from a dict, one per query; from a DataFrame, one per row, with
     ``blocks`` when each query's rows sit together (read in place: gathering a
     million doc ids in another order costs as much as the lookups), else read in
-    ``order``, which groups them.
+    ``order``, which groups them. ``order`` None: the grades in row order.
     """
     empty: dict = {}
     if run.inner is not None:  # from a dict: look up each query's own keys, in the table's row order
@@ -186,7 +186,7 @@ def _grades(run: Table, codes: np.ndarray, order: np.ndarray, judged: list[dict]
     judgments = (judged[c] if c < len(judged) else empty for c in code)
     in_blocks = map(_block_grades, map(docs.__getitem__, map(slice, start, end)), judgments, queries)
     grade = np.fromiter(chain.from_iterable(in_blocks), dtype=np.int64, count=len(docs))
-    return grade[order] if in_place else grade
+    return grade[order] if in_place and order is not None else grade
 
 
 def _block_grades(docs: np.ndarray, judged: dict, query_id):
@@ -221,7 +221,8 @@ def _rank(qrels: Table, run: Table, level: int) -> Ranked:
     if run.inner is not None:
         query, rank, grade = _hits_by_lookup(qrels, judged_codes, run, run_codes, judged)
     else:
-        query, rank, grade = _hits_by_sorting(run, run_codes, judged)
+        query, rank, grade = (_hits_in_blocks(run, run_codes, judged)
+                              or _hits_by_sorting(run, run_codes, judged))
     return ranked(queries, query, rank, grade, _per_row(qrels, judged_codes), qrels.value, level)
 
 
@@ -243,14 +244,12 @@ def _hits_by_sorting(run: Table, run_codes: np.ndarray, judged: list[dict]):
 
 def _hits_by_lookup(qrels: Table, judged_codes: np.ndarray, run: Table, run_codes: np.ndarray,
                     judged: list[dict]):
-    """As :func:`_hits_by_sorting`, from two dicts, with one lookup per judgment instead of one per
-    retrieved row: each judged document's score is read from its query's run mapping, and its rank
-    is 1 + the number of that query's scores above it (a binary search in the query's sorted
-    scores). A query where a judged document shares its score with another document is handed to
-    :func:`_hits_by_sorting`, where doc ids break the tie.
+    """As :func:`_hits_by_sorting`, from a run dict, with one lookup per judgment instead of one per
+    retrieved row: each judged document's score is read from its query's run mapping, then ranked
+    by :func:`_rank_by_counting`.
     """
     count = len(judged)
-    scores = _sorted_scores(run)
+    scores = _sorted_scores(run.value, run.lengths)
     if scores is None:
         return _hits_by_sorting(run, run_codes, judged)
     run_of = np.full(count, -1)  # per judged query: its position in the run, or -1
@@ -261,33 +260,63 @@ def _hits_by_lookup(qrels: Table, judged_codes: np.ndarray, run: Table, run_code
     lookups = (map(mapping.get, judgments, repeat(np.nan)) for mapping, judgments in zip(mappings, qrels.inner))
     score = np.fromiter(chain.from_iterable(lookups), dtype=float, count=len(qrels.value))
     found = np.flatnonzero(~np.isnan(score))  # judgments whose document was retrieved (scores are finite)
-    row, minus_score = np.repeat(where, qrels.lengths)[found], -score[found]
-    above = _count_below(scores, row, minus_score)  # the document itself comes next, then any tie
-    width = scores.shape[1]
-    tied = scores.ravel()[row * width + np.minimum(above + 1, width - 1)] == minus_score
-    tied &= above + 1 < width
     query = np.repeat(judged_codes, qrels.lengths)[found]
-    tie_queries = np.unique(query[tied])
-    keep = ~np.isin(query, tie_queries)
-    query, rank, grade = query[keep], above[keep] + 1, qrels.value[found][keep]
-    if len(tie_queries):
-        rest = _hits_by_sorting(_sub_run(run, run_of[tie_queries]), tie_queries, judged)
-        query, rank, grade = (np.concatenate(pair) for pair in zip((query, rank, grade), rest))
+    return _rank_by_counting(scores, np.repeat(where, qrels.lengths)[found], score[found], query,
+                             qrels.value[found], lambda blocks: _hits_by_sorting(
+                                 _sub_run(run, blocks), run_codes[blocks], judged))
+
+
+def _hits_in_blocks(run: Table, run_q: np.ndarray, judged: list[dict]):
+    """As :func:`_hits_by_sorting`, from a DataFrame whose rows come query by query: the grades
+    read in row order (:func:`_grades`), then the judged rows ranked by :func:`_rank_by_counting`.
+    None when the rows are not grouped so, or a few long lists would make the padding too big."""
+    blocks = _blocks(run_q)
+    if blocks is None or (scores := _sorted_scores(run.value, blocks[1] - blocks[0])) is None:
+        return None
+    starts, ends = blocks
+    grade = _grades(run, run_q, None, judged, blocks)
+    rows = np.flatnonzero((grade != UNJUDGED) & (run_q < len(judged)))
+    block = np.searchsorted(starts, rows, side="right") - 1
+
+    def sort_blocks(tied: np.ndarray):
+        lengths = ends[tied] - starts[tied]
+        members = _ranges(starts[tied], lengths)
+        part = run._replace(query_id=run.query_id[members], doc_id=run.doc_id[members], value=run.value[members])
+        return _hits_by_sorting(part, run_q[members], judged)
+
+    return _rank_by_counting(scores, block, run.value[rows], run_q[rows], grade[rows], sort_blocks)
+
+
+def _rank_by_counting(scores: np.ndarray, block: np.ndarray, score: np.ndarray, query: np.ndarray,
+                      grade: np.ndarray, sort_blocks) -> tuple:
+    """``(query, rank, grade)`` of retrieved judged documents, sorted by query then rank, without
+    sorting the run: a document's rank is 1 + the number of its query's scores above its own, by a
+    binary search in its block's row of ``scores`` (:func:`_sorted_scores`). A block where a judged
+    document shares its score with another is handed to ``sort_blocks(blocks)``, where doc ids
+    break the tie (:func:`_hits_by_sorting`)."""
+    above = _count_below(scores, block, -score)  # the document itself comes next, then any tie
+    width = scores.shape[1]
+    tied = (above + 1 < width) & (scores.ravel()[block * width + np.minimum(above + 1, width - 1)] == -score)
+    tie_blocks = np.unique(block[tied])
+    keep = ~np.isin(block, tie_blocks)
+    query, rank, grade = query[keep], above[keep] + 1, grade[keep]
+    if len(tie_blocks):
+        query, rank, grade = (np.concatenate(pair) for pair in zip((query, rank, grade), sort_blocks(tie_blocks)))
     order = np.argsort(query * (int(rank.max(initial=0)) + 1) + rank)  # by query, then rank
     return query[order], rank[order], grade[order]
 
 
-def _sorted_scores(run: Table) -> np.ndarray | None:
-    """One row per run query: its scores negated and sorted ascending, padded with +inf; None when
-    padding would more than double the matrix (a few long lists among short ones)."""
-    lengths = run.lengths
+def _sorted_scores(values: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
+    """One row per block of ``lengths`` consecutive values: the block's scores negated and sorted
+    ascending, padded with +inf; None when padding would more than double the matrix (a few long
+    lists among short ones)."""
     width = int(lengths.max()) if len(lengths) else 0
-    if width == 0 or len(lengths) * width > 2 * len(run.value) + 1024:
+    if width == 0 or len(lengths) * width > 2 * len(values) + 1024:
         return None
     if (lengths == width).all():
-        return np.sort(-run.value.reshape(-1, width), axis=1)
+        return np.sort(-values.reshape(-1, width), axis=1)
     padded = np.full((len(lengths), width), np.inf)
-    padded[np.arange(width) < lengths[:, None]] = -run.value
+    padded[np.arange(width) < lengths[:, None]] = -values
     return np.sort(padded, axis=1)
 
 
@@ -306,12 +335,15 @@ def _count_below(rows: np.ndarray, which: np.ndarray, value: np.ndarray) -> np.n
     return count
 
 
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The row numbers start, start + 1, ..., start + length - 1 of each block, concatenated."""
+    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(int(lengths.sum()))
+
+
 def _sub_run(run: Table, members: np.ndarray) -> Table:
     """The run restricted to some of its queries (from a dict)."""
-    ends = np.cumsum(run.lengths)
     lengths = run.lengths[members]
-    rows = np.repeat(ends[members] - lengths, lengths) + np.arange(int(lengths.sum())) \
-        - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    rows = _ranges((np.cumsum(run.lengths) - run.lengths)[members], lengths)
     return run._replace(query_id=run.query_id[members], lengths=lengths, value=run.value[rows],
                         inner=[run.inner[i] for i in members.tolist()])
 

@@ -208,3 +208,23 @@ def test_one_bad_doc_id_among_many_strings_is_refused(bad):
     run["q17"][bad] = 0.5
     with pytest.raises((TypeError, ValueError), match="id|ids"):
         evaluate({"q17": {"d1": 1}}, run)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_counting_in_blocks_equals_sorting_every_row_from_a_dataframe(seed, monkeypatch):
+    """A DataFrame grouped by query: grades read in row order, ranks counted; tied blocks sorted."""
+    qrels, run = random_run(np.random.default_rng(400 + seed), 60, long_list=False)
+    run_df = frames(qrels, run)[1]
+    judged_table, run_tab = qrels_table(qrels), run_table(run_df)
+    position = {query: code for code, query in enumerate(sorted(qrels))}
+    run_codes = batch._query_codes(run_tab, position)
+    judged = batch._judged_by_query(judged_table, batch._query_codes(judged_table, position), len(position))
+    expected = batch._hits_by_sorting(run_tab, run_codes, judged)
+    handed = []
+    sorting = batch._hits_by_sorting
+    monkeypatch.setattr(batch, "_hits_by_sorting", lambda r, codes, j: handed.append(len(set(codes))) or sorting(r, codes, j))
+    for mine, theirs in zip(batch._hits_in_blocks(run_tab, run_codes, judged), expected):
+        np.testing.assert_array_equal(mine, theirs)
+    assert 0 < handed[0] < len(run) // 2  # only the blocks with a judged document in a tie
+    split = run_table(pd.concat([run_df.iloc[::2], run_df.iloc[1::2]]))  # each query's rows in two places
+    assert batch._hits_in_blocks(split, batch._query_codes(split, position), judged) is None
