@@ -13,7 +13,21 @@ every qrels query is scored, a query absent from the run scoring 0 (trec_eval
 ``-c``), where pytrec_eval leaves it out.
 
 The metrics themselves, one kernel each, are declared in ``metric_table.py``;
-this module puts the run in trec_eval's order and attaches the grades.
+this module finds every retrieved document that carries a judgment, with its
+rank in trec_eval's order (score descending, ties broken by doc id descending
+as strings) and its grade. Unjudged rows add nothing to any metric, so only
+those hits (about one row in ten here) reach the kernels. Three ways, all
+giving the same hits (``tests/test_speed_evaluate.py``):
+
+* from a run dict: one lookup per judgment in its query's run mapping gives
+  the document's score; its rank is 1 + the query's scores above it, counted by
+  a binary search in the query's sorted scores (:func:`_hits_by_lookup`);
+* from a DataFrame grouped by query: one dict per query gives the grade of
+  every row (and finds a repeated row); the judged rows are ranked by the same
+  count (:func:`_hits_in_blocks`);
+* otherwise, and for any query where a judged document ties in score with
+  another: sort the rows, ties by doc id, and look every row up
+  (:func:`_hits_by_sorting`).
 """
 from __future__ import annotations
 
