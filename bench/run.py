@@ -24,7 +24,8 @@ the min-max of CPU seconds of this process (``time.process_time``: other work
 on a shared machine disturbs it less than wall-clock time), and the ratio of
 the medians (ours / reference; below 1 we are faster), with the range of the
 per-repetition ratios. Absolute times still vary with the machine's load;
-the interleaved ratios much less.
+the interleaved ratios much less. The load average before and after the
+timings is printed with them.
 """
 from __future__ import annotations
 
@@ -237,6 +238,7 @@ def main() -> None:
     warnings.simplefilter("ignore", rml.RagMetricsWarning)
     batch = f"{args.queries:,} queries × {args.depth} retrieved, {args.judged} judged"
     text = f"{args.sentences:,} sentences"
+    load_before = os.getloadavg()
     print("| what | batch | ours, CPU s: median (min–max) | reference, CPU s | ratio of medians (per repetition) |")
     print("|---|---|---|---|---|")
 
@@ -262,7 +264,9 @@ def main() -> None:
         text_ratios(args, text)
 
     qrels, run, qrels_df, run_df = make(0)
-    print(f"\npeak memory of evaluate ({batch}), inputs excluded: "
+    print("\nload average (1, 5, 15 min) before the timings: %.2f %.2f %.2f, after: %.2f %.2f %.2f"
+          % (*load_before, *os.getloadavg()))
+    print(f"peak memory of evaluate ({batch}), inputs excluded: "
           f"dicts {peak_memory(qrels, run):.0f} MiB, DataFrames {peak_memory(qrels_df, run_df):.0f} MiB")
     if args.notebooks:
         print("\n| notebook under strict nbval | pytest's s | wall s | load |\n|---|---|---|---|")

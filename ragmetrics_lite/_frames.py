@@ -20,6 +20,7 @@ later, per query, while ``evaluate`` looks up the grades.
 from __future__ import annotations
 
 import numbers
+import operator
 from collections.abc import Collection, Mapping
 from itertools import chain
 from typing import NamedTuple
@@ -102,7 +103,8 @@ def _all_numbers(values, integers_only: bool = False) -> bool:
     if isinstance(values, pd.Series) and values.dtype != object:
         if integers_only:
             return pd.api.types.is_integer_dtype(values) and not pd.api.types.is_bool_dtype(values)
-        return pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+        return (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+                and not pd.api.types.is_complex_dtype(values))  # numpy would drop the imaginary part
     kinds = set(map(type, values))
     return kinds <= {int} if integers_only else all(map(_is_number_type, kinds))
 
@@ -121,10 +123,14 @@ def _grade_values(values, rows) -> np.ndarray:
 
 def _score_values(values, rows) -> np.ndarray:
     """Scores as float64, every one finite; else the first bad one named."""
-    if _all_numbers(values):
-        scores = _as_array(values, float)
-        if np.isfinite(scores).all():
-            return scores
+    if isinstance(values, _Chained):  # from a dict: into an object array, then one look at its types
+        objects = np.fromiter(values, dtype=object, count=len(values))
+        numbers = pd.api.types.infer_dtype(objects, skipna=False) in ("floating", "integer", "mixed-integer-float")
+        scores = objects.astype(float) if numbers else None  # booleans, text, None... are "mixed" or worse
+    else:
+        scores = _as_array(values, float) if _all_numbers(values) else None
+    if scores is not None and np.isfinite(scores).all():
+        return scores
     return np.array([check_finite(value, f"score of query {q!r}, document {d!r}") for q, d, value in rows()],
                     dtype=float)
 
@@ -159,12 +165,16 @@ def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) 
     table = Table(name, query_id, lengths, None, np.empty(0), inner=inner)
     rows = lambda: zip(table.row_query_ids(), table.docs(), values)  # noqa: E731 (only on the error path)
     table = table._replace(value=values_to_array(values, rows))
-    return table._replace(query_kind=id_kind(query_id), doc_kind=_kind_of(chain.from_iterable(inner)))
+    doc_kind = _kind_of(lambda: chain.from_iterable(inner), len(values))
+    return table._replace(query_kind=id_kind(query_id), doc_kind=doc_kind)
 
 
-def _kind_of(ids) -> str:
-    """``id_kind`` from the set of the ids' types: 'string', 'integer', 'empty' or 'mixed'."""
-    kinds = set(map(type, ids))
+def _kind_of(ids, count: int) -> str:
+    """``id_kind`` of ``count`` ids (``ids()`` iterates over them): 'string', 'integer', 'empty' or
+    'mixed'. All strings is the common case, checked first by counting them."""
+    if count and operator.countOf(map(type, ids()), str) == count:
+        return "string"
+    kinds = set(map(type, ids()))
     if not kinds:
         return "empty"
     if kinds <= {str}:

@@ -9,8 +9,9 @@ messages and in ``python -m ragmetrics_lite -h``, and the test that checks every
 kernel against its per-query twin on random data. Adding a metric means one
 kernel and one declaration in ``METRICS``.
 
-A kernel gets a :class:`Ranked` batch (every retrieved row of every query, in
-trec_eval's order, with its grade) and returns one score per query.
+A kernel gets a :class:`Ranked` batch (every retrieved document that carries a
+judgment, with its rank in trec_eval's order and its grade, plus the arrays
+the kernels share) and returns one score per query.
 
 Reference replicated: trec_eval 10 ``-c`` (``pytrec_eval.RelevanceEvaluator``).
 """
@@ -25,22 +26,55 @@ import pandas as pd
 
 from . import retrieval
 
-__all__ = ["Metric", "Ranked", "METRICS", "DEFAULT_METRICS", "parse_metric", "trec_eval_measure", "known_metrics"]
+__all__ = ["Metric", "Ranked", "ranked", "METRICS", "DEFAULT_METRICS", "parse_metric", "trec_eval_measure", "known_metrics"]
 
 
 class Ranked(NamedTuple):
-    """Every retrieved (query, rank) row as flat arrays, sorted by query then rank, plus judgments."""
+    """The retrieved documents that carry a judgment, as flat arrays sorted by query then rank.
+
+    A retrieved document without a judgment has grade 0 and is not relevant:
+    it adds nothing to any metric, so only its rank matters, and that is
+    already counted in the ranks of the documents below it. The arrays every
+    kernel needs (which rows are relevant, how many relevant rows each query
+    has seen so far) are computed once, by :func:`ranked`, and shared.
+    """
 
     queries: pd.Index  # every judged query, sorted; metrics are reported for these
-    query: np.ndarray  # per retrieved row: position of its query in ``queries``
-    rank: np.ndarray  # 1-based rank within the query
-    grade: np.ndarray  # the document's grade, 0 when unjudged
+    query: np.ndarray  # per retrieved judged document: position of its query in ``queries``
+    rank: np.ndarray  # its 1-based rank within the query's whole ranking
+    grade: np.ndarray  # its grade (0 or negative included)
     relevant: np.ndarray  # grade >= relevance_level
+    relevant_so_far: np.ndarray  # relevant documents of its query at this rank or above
     num_relevant: np.ndarray  # per query: judged documents with grade >= relevance_level
     ideal_query: np.ndarray  # per positive judgment, in ideal order: its query
     ideal_rank: np.ndarray  # ... its rank in the ideal ranking
     ideal_grade: np.ndarray  # ... its grade
-    judged: np.ndarray  # per retrieved row: the document carries a judgment (any grade, 0 included)
+
+
+def ranked(queries: pd.Index, query: np.ndarray, rank: np.ndarray, grade: np.ndarray,
+           judged_query: np.ndarray, judged_grade: np.ndarray, level: int) -> Ranked:
+    """The shared arrays, from the retrieved judged documents (sorted by query, then rank) and every
+    judgment (``judged_query``, ``judged_grade``: one entry per qrels row)."""
+    relevant = grade >= level
+    found = np.cumsum(relevant)  # relevant rows so far over the whole batch, minus earlier queries'
+    starts, ends = group_bounds(query)
+    relevant_so_far = found - np.repeat(found[starts] - relevant[starts], ends - starts)
+    num_relevant = np.bincount(judged_query, weights=judged_grade >= level, minlength=len(queries))
+    positive = judged_grade > 0
+    ideal = np.lexsort((-judged_grade[positive], judged_query[positive]))
+    ideal_query, ideal_grade = judged_query[positive][ideal], judged_grade[positive][ideal]
+    ideal_starts, ideal_ends = group_bounds(ideal_query)
+    ideal_rank = np.arange(len(ideal_query)) - np.repeat(ideal_starts, ideal_ends - ideal_starts) + 1
+    return Ranked(queries, query, rank, grade, relevant, relevant_so_far, num_relevant,
+                  ideal_query, ideal_rank, ideal_grade)
+
+
+def group_bounds(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of each run of equal, already sorted codes."""
+    if len(codes) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    return starts, np.r_[starts[1:], len(codes)]
 
 
 class Metric(NamedTuple):
@@ -114,12 +148,7 @@ def mrr_kernel(r: Ranked, k: int | None) -> np.ndarray:
 
 def map_kernel(r: Ranked, k: int | None) -> np.ndarray:
     """Sum of precision at each relevant rank (within k), over every relevant document."""
-    found = np.cumsum(r.relevant)  # relevant rows so far, over the whole batch ...
-    first = np.flatnonzero(r.rank == 1)
-    before = np.zeros(len(r.queries), dtype=found.dtype)
-    before[r.query[first]] = found[first] - r.relevant[first]
-    found = found - before[r.query]  # ... minus those of earlier queries
-    precision_at_hits = np.where(r.relevant & within(r.rank, k), found / r.rank, 0.0)
+    precision_at_hits = np.where(r.relevant & within(r.rank, k), r.relevant_so_far / r.rank, 0.0)
     return divide(per_query_sum(r, precision_at_hits), r.num_relevant)
 
 
@@ -137,7 +166,7 @@ def ndcg_kernel(r: Ranked, k: int | None) -> np.ndarray:
 
 
 def judged_kernel(r: Ranked, k: int) -> np.ndarray:
-    return per_query_sum(r, r.judged & within(r.rank, k)) / k
+    return per_query_sum(r, within(r.rank, k)) / k  # every row of the batch carries a judgment
 
 
 # --------------------------------------------------------------------------- per-query twins

@@ -17,7 +17,7 @@ import pytest
 
 from ragmetrics_lite import RagMetricsWarning, evaluate
 from ragmetrics_lite import batch
-from ragmetrics_lite._frames import run_table
+from ragmetrics_lite._frames import qrels_table, run_table
 
 METRICS = ["recall@3", "precision@5", "hit_rate@2", "mrr", "map", "map@4", "ndcg", "ndcg@3", "r_precision"]
 DOCS = ["d1", "d2", "d9", "d10", "d11", "D1", "a", "é", "z", "10", "9", "x09"] + [f"e{i}" for i in range(40)]
@@ -123,3 +123,108 @@ def test_block_sort_with_as_many_rows_for_every_query(seed):
     qrels_df, run_df = frames(qrels, run)
     pd.testing.assert_frame_equal(evaluate(qrels, run, METRICS),
                                   evaluate(qrels_df, run_df.sample(frac=1, random_state=seed), METRICS))
+
+
+def _hits_both_ways(qrels: dict, run: dict):
+    """The retrieved judged documents found by one lookup per judgment, and by sorting every row."""
+    return _by_lookup(qrels, run, sort_too=True)
+
+
+def _by_lookup(qrels: dict, run: dict, sort_too: bool = False):
+    judged_table, run_tab = qrels_table(qrels), run_table(run)
+    position = {query: code for code, query in enumerate(sorted(judged_table.query_id.tolist()))}
+    judged_codes = batch._query_codes(judged_table, position)
+    run_codes = batch._query_codes(run_tab, position)
+    judged = batch._judged_by_query(judged_table, judged_codes, len(position))
+    by_lookup = batch._hits_by_lookup(judged_table, judged_codes, run_tab, run_codes, judged)
+    return (by_lookup, batch._hits_by_sorting(run_tab, run_codes, judged)) if sort_too else by_lookup
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("long_list", [False, True])
+def test_lookup_per_judgment_equals_sorting_every_row(seed, long_list, monkeypatch):
+    """From dicts, each judged document is looked up and ranked by counting the scores above it;
+    a query where it ties with another document goes to the sorting path. Same hits either way,
+    and the sorting path gets only the tied queries (all of them with the long list)."""
+    qrels, run = random_run(np.random.default_rng(300 + seed), 60, long_list)
+    handed = []
+    sorting = batch._hits_by_sorting
+    monkeypatch.setattr(batch, "_hits_by_sorting", lambda r, codes, j: handed.append(len(codes)) or sorting(r, codes, j))
+    by_lookup, by_sorting = _hits_both_ways(qrels, run)
+    for mine, theirs in zip(by_lookup, by_sorting):
+        np.testing.assert_array_equal(mine, theirs)
+    assert len(by_lookup[0]) > 20
+    if long_list:
+        assert handed[0] == len(run)  # the padded matrix would be too big: everything sorted
+    else:
+        assert 0 < handed[0] < len(run) // 2  # only the queries with a judged document in a tie
+
+
+def test_lookup_without_ties_sorts_nothing(monkeypatch):
+    rng = np.random.default_rng(7)
+    run = {f"q{q}": {f"d{d}": float(s) for d, s in zip(rng.permutation(40)[:25], rng.permutation(1000)[:25])}
+           for q in range(30)}
+    qrels = {q: {d: int(rng.integers(-1, 3)) for d in [*list(docs)[::3], "nowhere"]} for q, docs in run.items()}
+    by_sorting = _hits_both_ways(qrels, run)[1]
+    monkeypatch.setattr(batch, "_hits_by_sorting", None)  # calling it would fail
+    query, rank, grade = _by_lookup(qrels, run)
+    for mine, theirs in zip((query, rank, grade), by_sorting):
+        np.testing.assert_array_equal(mine, theirs)
+    # each hit, by hand: its rank in the query's ranking (score descending) and its grade
+    expected = []
+    for code, q in enumerate(sorted(run)):
+        ranking = sorted(run[q], key=run[q].get, reverse=True)
+        expected += [(code, ranking.index(d) + 1, g) for d, g in qrels[q].items() if d in run[q]]
+    assert sorted(zip(query.tolist(), rank.tolist(), grade.tolist())) == sorted(expected)
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(False), "0.5", None, __import__("decimal").Decimal("0.5"), 1j])
+def test_one_bad_score_among_many_good_ones_is_refused(bad):
+    """The fast checks look at a million scores at once; one bad score hidden among them (which
+    numpy would turn into 1.0 or 0.5) must still be named, as a lone bad score is."""
+    run = {f"q{q}": {f"d{d}": float(q + d) / 7 for d in range(50)} for q in range(40)}
+    run["q17"]["d33"] = bad
+    qrels = {"q17": {"d33": 1}}
+    with pytest.raises(TypeError, match="score of query 'q17', document 'd33' must be a number"):
+        evaluate(qrels, run)
+    run_df = frames(qrels, run)[1]
+    run_df["score"] = pd.Series([s for scores in run.values() for s in scores.values()], dtype=object)
+    with pytest.raises(TypeError, match="score of query 'q17', document 'd33' must be a number"):
+        evaluate(qrels, run_df)  # an object column keeps the bad value as it is
+
+
+def test_a_complex_score_column_is_refused():
+    run = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [1.0, 0.5 + 1j]})
+    with pytest.raises(TypeError, match="score of query 'q1', document 'd1' must be a number, got complex"):
+        evaluate({"q1": {"d2": 1}}, run)
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d2"], "relevance": [1 + 0j]})
+    with pytest.raises(TypeError, match="relevance grade of query 'q1', document 'd2' must be an integer"):
+        evaluate(qrels, {"q1": {"d2": 1.0}})
+
+
+@pytest.mark.parametrize("bad", [7, np.int64(7), None, 7.0])
+def test_one_bad_doc_id_among_many_strings_is_refused(bad):
+    run = {f"q{q}": {f"d{d}": float(d) for d in range(50)} for q in range(40)}
+    run["q17"][bad] = 0.5
+    with pytest.raises((TypeError, ValueError), match="id|ids"):
+        evaluate({"q17": {"d1": 1}}, run)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_counting_in_blocks_equals_sorting_every_row_from_a_dataframe(seed, monkeypatch):
+    """A DataFrame grouped by query: grades read in row order, ranks counted; tied blocks sorted."""
+    qrels, run = random_run(np.random.default_rng(400 + seed), 60, long_list=False)
+    run_df = frames(qrels, run)[1]
+    judged_table, run_tab = qrels_table(qrels), run_table(run_df)
+    position = {query: code for code, query in enumerate(sorted(qrels))}
+    run_codes = batch._query_codes(run_tab, position)
+    judged = batch._judged_by_query(judged_table, batch._query_codes(judged_table, position), len(position))
+    expected = batch._hits_by_sorting(run_tab, run_codes, judged)
+    handed = []
+    sorting = batch._hits_by_sorting
+    monkeypatch.setattr(batch, "_hits_by_sorting", lambda r, codes, j: handed.append(len(set(codes))) or sorting(r, codes, j))
+    for mine, theirs in zip(batch._hits_in_blocks(run_tab, run_codes, judged), expected):
+        np.testing.assert_array_equal(mine, theirs)
+    assert 0 < handed[0] < len(run) // 2  # only the blocks with a judged document in a tie
+    split = run_table(pd.concat([run_df.iloc[::2], run_df.iloc[1::2]]))  # each query's rows in two places
+    assert batch._hits_in_blocks(split, batch._query_codes(split, position), judged) is None
