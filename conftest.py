@@ -95,7 +95,7 @@ def estimated_seconds(unit: str, tests: int) -> float:
     """How long a unit of ``tests`` tests takes: ``ESTIMATED_SECONDS``, else 0.1 s a test.
 
     >>> estimated_seconds("tests/test_handouts.py", 34), estimated_seconds("notebooks/07_ndcg.ipynb", 28)
-    (40, 4)
+    (43, 4)
     >>> estimated_seconds("tests/test_rouge.py", 34)
     3.4
     """
