@@ -8,7 +8,10 @@ collecting anything, and nbval's kernels inherit this process's environment, so 
 variables here keeps ``python -m pytest`` and strict nbval deterministic on a machine where
 they are set. ``tests/test_triad_llm.py`` checks both, and that these names match the module's.
 
-2. Parallel runs: ``scripts/run_tests.sh`` runs pytest-xdist (``-n auto --dist loadscope``), and the
+2. A kernel that nbval starts and that dies before its first reply is started once more
+(``retrying_kernel_start``: two kernels starting at once can pick the same free port).
+
+3. Parallel runs: ``scripts/run_tests.sh`` runs pytest-xdist (``-n auto --dist loadscope``), and the
 scheduler below decides what must stay in one worker process, and in which order the units start.
 
 - strict nbval: the cells of one notebook share one kernel, so a notebook is one unit;
@@ -31,6 +34,49 @@ from __future__ import annotations
 import os
 
 import pytest
+
+
+def retrying_kernel_start(start, attempts: int = 2):
+    """``start`` (nbval's ``start_new_kernel``), tried again when the kernel dies before answering.
+
+    Each kernel takes five TCP ports that jupyter_client picks as free and then releases for the
+    kernel to bind; two workers (or another program) starting kernels at the same moment can get
+    the same port, and that kernel dies before its first reply ("Kernel died before replying to
+    kernel_info"). A second start with fresh ports succeeds; a kernel that cannot start at all
+    still fails, with the same error.
+
+    >>> calls = []
+    >>> def flaky(**kwargs):
+    ...     calls.append(kwargs)
+    ...     if len(calls) == 1:
+    ...         raise RuntimeError("Kernel died before replying to kernel_info")
+    ...     return "manager", "client"
+    >>> retrying_kernel_start(flaky)(kernel_name="python3"), len(calls)
+    (('manager', 'client'), 2)
+    >>> def broken(**kwargs):
+    ...     raise RuntimeError("Kernel died before replying to kernel_info")
+    >>> retrying_kernel_start(broken)(kernel_name="python3")
+    Traceback (most recent call last):
+    RuntimeError: Kernel died before replying to kernel_info
+    """
+    def start_with_retry(**kwargs):
+        for attempt in range(1, attempts + 1):
+            try:
+                return start(**kwargs)
+            except RuntimeError as error:
+                if attempt == attempts or "died before replying" not in str(error):
+                    raise
+    return start_with_retry
+
+
+def pytest_configure(config):
+    try:
+        import nbval.kernel
+    except ImportError:
+        return
+    if not getattr(nbval.kernel.start_new_kernel, "retries", False):
+        nbval.kernel.start_new_kernel = retrying_kernel_start(nbval.kernel.start_new_kernel)
+        nbval.kernel.start_new_kernel.retries = True
 
 
 LLM_ENVIRONMENT_VARIABLES = ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY")
