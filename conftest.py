@@ -8,17 +8,23 @@ collecting anything, and nbval's kernels inherit this process's environment, so 
 variables here keeps ``python -m pytest`` and strict nbval deterministic on a machine where
 they are set. ``tests/test_triad_llm.py`` checks both, and that these names match the module's.
 
-2. Parallel runs: ``scripts/run_tests.sh`` runs pytest-xdist (``-n auto --dist loadscope``), and the
-scheduler below decides what must stay in one worker process; the units are spread over the cores.
+2. A kernel that nbval starts and that dies before its first reply is started once more
+(``retrying_kernel_start``: two kernels starting at once can pick the same free port).
+
+3. Parallel runs: ``scripts/run_tests.sh`` runs pytest-xdist (``-n auto --dist loadscope``), and the
+scheduler below decides what must stay in one worker process, and in which order the units start.
 
 - strict nbval: the cells of one notebook share one kernel, so a notebook is one unit;
-- ``tests/test_parameter_sets.py``: the sets of one file run in one kernel (cached), so each set
-  file is one unit, and the 15-odd files, the slowest part of the suite, spread over the cores;
-- ``tests/test_launch.py``: each test makes its own repository and venv (the slowest tests of
-  the suite, with no shared fixture), so each test is one unit;
+- ``tests/test_parameter_sets.py``: the set files are split over three kernels
+  (``tests.helpers.parameter_set_kernel``), each running its notebooks' sets in turn, so the sets
+  of one kernel are one unit, and the three, the slowest part of the suite, spread over the cores;
+- ``tests/test_launch.py``: each test makes its own repository and venv (no shared fixture), so
+  each test is one unit;
 - any other test module is one unit, so a module-scoped fixture (the exported handouts, the
   JupyterLab server, a parsed font) is built once.
 
+The units start longest first (``ESTIMATED_SECONDS``, measured; an unlisted unit counts a tenth of
+a second per test), so the workers are not left waiting at the end on one long unit started last.
 (xdist's own ``--dist loadgroup`` marks do not work with pytest 9: xdist 3.8 renames
 ``item._nodeid``, which pytest 9 no longer reads.) Without xdist (``pytest`` alone, or ``-n 0``)
 the scheduler is not used.
@@ -30,6 +36,49 @@ import os
 import pytest
 
 
+def retrying_kernel_start(start, attempts: int = 2):
+    """``start`` (nbval's ``start_new_kernel``), tried again when the kernel dies before answering.
+
+    Each kernel takes five TCP ports that jupyter_client picks as free and then releases for the
+    kernel to bind; two workers (or another program) starting kernels at the same moment can get
+    the same port, and that kernel dies before its first reply ("Kernel died before replying to
+    kernel_info"). A second start with fresh ports succeeds; a kernel that cannot start at all
+    still fails, with the same error.
+
+    >>> calls = []
+    >>> def flaky(**kwargs):
+    ...     calls.append(kwargs)
+    ...     if len(calls) == 1:
+    ...         raise RuntimeError("Kernel died before replying to kernel_info")
+    ...     return "manager", "client"
+    >>> retrying_kernel_start(flaky)(kernel_name="python3"), len(calls)
+    (('manager', 'client'), 2)
+    >>> def broken(**kwargs):
+    ...     raise RuntimeError("Kernel died before replying to kernel_info")
+    >>> retrying_kernel_start(broken)(kernel_name="python3")
+    Traceback (most recent call last):
+    RuntimeError: Kernel died before replying to kernel_info
+    """
+    def start_with_retry(**kwargs):
+        for attempt in range(1, attempts + 1):
+            try:
+                return start(**kwargs)
+            except RuntimeError as error:
+                if attempt == attempts or "died before replying" not in str(error):
+                    raise
+    return start_with_retry
+
+
+def pytest_configure(config):
+    try:
+        import nbval.kernel
+    except ImportError:
+        return
+    if not getattr(nbval.kernel.start_new_kernel, "retries", False):
+        nbval.kernel.start_new_kernel = retrying_kernel_start(nbval.kernel.start_new_kernel)
+        nbval.kernel.start_new_kernel.retries = True
+
+
 LLM_ENVIRONMENT_VARIABLES = ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY")
 
 for _variable in LLM_ENVIRONMENT_VARIABLES:
@@ -39,6 +88,30 @@ for _variable in LLM_ENVIRONMENT_VARIABLES:
 PARAMETER_SETS = "tests/test_parameter_sets.py"
 ONE_UNIT_PER_TEST = {"tests/test_launch.py"}
 
+# CPU seconds of the slowest units (2 workers, 2 cores, a few other processes), rounded; only the
+# order matters. Remeasure after a big change: `pytest -n 2 --dist loadscope --durations=0`.
+ESTIMATED_SECONDS = {
+    "tests/test_parameter_sets.py::kernel 0": 55,
+    "tests/test_parameter_sets.py::kernel 1": 55,
+    "tests/test_parameter_sets.py::kernel 2": 55,
+    "tests/test_handouts.py": 43,
+    "tests/test_speed_tokenizer_cache.py": 30,
+    "tests/test_launch.py::test_a_venv_made_by_another_python_or_elsewhere_is_rebuilt": 28,
+    "tests/test_exercise_registry.py": 25,
+    "tests/test_parameter_sets.py": 15,
+    "tests/test_browser_lab.py": 14,
+    "tests/test_agreement.py": 10,
+    "tests/test_plotting.py": 9,
+    "tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed": 9,
+    "tests/test_launch.py::test_a_failed_install_leaves_no_stamp_and_is_retried": 8,
+    "tests/test_pytrec_eval_random.py": 7,
+    "tests/test_cli.py": 7,
+    "tests/test_triad_llm.py": 6,
+    "tests/test_notebooks_harness.py": 5,
+    "tests/test_bleu.py": 5,
+    "notebooks/": 4,  # any notebook: a kernel and its cells
+}
+
 
 def scope(nodeid: str) -> str:
     """The unit of work a test belongs to.
@@ -46,18 +119,47 @@ def scope(nodeid: str) -> str:
     >>> scope("notebooks/07_ndcg.ipynb::Cell 12")
     'notebooks/07_ndcg.ipynb'
     >>> scope("tests/test_parameter_sets.py::test_notebook_runs_without_error_on_the_set[07_ndcg[K = 3]]")
-    'tests/test_parameter_sets.py::07_ndcg'
+    'tests/test_parameter_sets.py::kernel 1'
+    >>> scope("tests/test_parameter_sets.py::test_notebook_runs_without_error_on_the_set[11_meteor[unreadable]]")
+    'tests/test_parameter_sets.py::kernel 2'
     >>> scope("tests/test_rouge.py::test_lcs[a-b]")
     'tests/test_rouge.py'
     >>> scope("tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed")
     'tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed'
     """
+    from tests.helpers import parameter_set_kernel
+
     module, _, rest = nodeid.partition("::")
     if module in ONE_UNIT_PER_TEST:
         return nodeid
     if module == PARAMETER_SETS and rest.startswith("test_notebook_runs_without_error_on_the_set["):
-        return f"{module}::{rest.split('[')[1]}"
+        return f"{module}::kernel {parameter_set_kernel(rest.split('[')[1])}"
     return module
+
+
+def estimated_seconds(unit: str, tests: int) -> float:
+    """How long a unit of ``tests`` tests takes: ``ESTIMATED_SECONDS``, else 0.1 s a test.
+
+    >>> estimated_seconds("tests/test_handouts.py", 34), estimated_seconds("notebooks/07_ndcg.ipynb", 28)
+    (43, 4)
+    >>> estimated_seconds("tests/test_rouge.py", 34)
+    3.4
+    """
+    if unit in ESTIMATED_SECONDS:
+        return ESTIMATED_SECONDS[unit]
+    if unit.startswith("notebooks/") and unit.endswith(".ipynb"):
+        return ESTIMATED_SECONDS["notebooks/"]
+    return round(0.1 * tests, 3)
+
+
+def longest_first(units: dict[str, int]) -> list[str]:
+    """The units ({unit: number of tests}) in the order they start: longest first, ties as collected.
+
+    >>> longest_first({"tests/test_rouge.py": 34, "notebooks/00_map.ipynb": 17, "tests/test_handouts.py": 34,
+    ...                "tests/test_x.py": 2, "tests/test_parameter_sets.py::kernel 2": 25})
+    ['tests/test_parameter_sets.py::kernel 2', 'tests/test_handouts.py', 'notebooks/00_map.ipynb', 'tests/test_rouge.py', 'tests/test_x.py']
+    """
+    return sorted(units, key=lambda unit: -estimated_seconds(unit, units[unit]))
 
 
 @pytest.hookimpl(optionalhook=True)  # without xdist (-p no:xdist) the hook is simply unused
@@ -67,7 +169,18 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class SuiteScheduling(LoadScopeScheduling):
+        _ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return scope(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not self._ordered:  # the queue is complete when the first unit is handed out
+                queue = dict(self.workqueue)
+                self.workqueue.clear()
+                for unit in longest_first({unit: len(tests) for unit, tests in queue.items()}):
+                    self.workqueue[unit] = queue[unit]
+                self._ordered = True
+            super()._assign_work_unit(node)
 
     return SuiteScheduling(config, log)

@@ -219,26 +219,41 @@ def run_sets(notebook_path: Path, parameter_sets: list[dict], timeout: int = 300
 
     Between sets the kernel's namespace is emptied (``%reset -f``) and every figure closed, so
     each set starts from nothing but the imported modules, which stay loaded: starting a kernel
-    and importing pandas, matplotlib and jieba is most of a notebook's run time. The tests use it;
-    ``run_set`` (a fresh kernel per set) stays the reference and is what the command line runs.
+    and importing pandas, matplotlib and jieba is most of a notebook's run time. The tests use it
+    (through ``run_notebooks``); ``run_set`` (a fresh kernel per set) stays the reference and is
+    what the command line runs.
+    """
+    return run_notebooks([(notebook_path, parameter_sets)], timeout)[0]
+
+
+def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> list[list[list[dict]]]:
+    """``run_sets`` for several notebooks of one folder, one after another in ONE kernel.
+
+    ``jobs`` is ``[(notebook path, [parameters, ...]), ...]``; the result holds, for each job, the
+    ``cell_errors`` of each of its sets. The namespace is emptied and the figures closed before every
+    set, as in ``run_sets``, so a notebook sees no name another one left; the modules stay imported.
     """
     from nbclient import NotebookClient
 
-    notebook_path = Path(notebook_path)
-    original = nbformat.read(notebook_path, as_version=4)
-    client = NotebookClient(original, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(notebook_path.parent)}})
+    folders = {Path(path).resolve().parent for path, _ in jobs}
+    if len(folders) != 1:
+        raise ParameterSetError(f"one kernel runs notebooks of one folder (kernels start there), got {sorted(map(str, folders))}")
+    client = NotebookClient(nbformat.v4.new_notebook(), timeout=timeout, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(folders.pop())}})
     clean = nbformat.v4.new_code_cell("import matplotlib.pyplot as _plt\n_plt.close('all')\n%reset -f")
     results = []
     with client.setup_kernel():
-        for parameters in parameter_sets:
-            client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
-            client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
-            notebook = inject(original, parameters)
-            client.nb = notebook
-            for index, cell in enumerate(notebook.cells):
-                client.execute_cell(cell, index)
-            results.append(cell_errors(notebook))
+        for notebook_path, parameter_sets in jobs:
+            original = nbformat.read(Path(notebook_path), as_version=4)
+            results.append([])
+            for parameters in parameter_sets:
+                client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
+                client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
+                notebook = inject(original, parameters)
+                client.nb = notebook
+                for index, cell in enumerate(notebook.cells):
+                    client.execute_cell(cell, index)
+                results[-1].append(cell_errors(notebook))
     return results
 
 

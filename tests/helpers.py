@@ -19,6 +19,23 @@ def load_script(path, name: str | None = None):
     return module
 
 
+# ---------------------------------------------------------------- parameter sets
+PARAMETER_SET_KERNELS = 3
+
+
+def parameter_set_kernel(stem: str) -> int:
+    """Which of the PARAMETER_SET_KERNELS shared kernels runs the sets of ``notebooks/parameter_sets/<stem>.json``.
+
+    The notebook's number modulo 3: that spreads the slow text notebooks (08-11) over the three.
+    tests/test_parameter_sets.py runs each kernel's notebooks in turn; conftest.py keeps the tests
+    of one kernel in one worker process.
+
+    >>> [parameter_set_kernel(s) for s in ("01_recall_at_k", "11_meteor", "18_capstone_golden_set", "x")]
+    [1, 2, 0, 0]
+    """
+    return int(stem[:2]) % PARAMETER_SET_KERNELS if stem[:2].isdigit() else 0
+
+
 REFERENCE_LIBRARIES = ("pytrec_eval", "sacrebleu", "rouge_score", "nltk", "scipy", "sklearn")
 
 _BLOCKER = """

@@ -1,7 +1,8 @@
 """The README's two commands: Python check, .venv reuse and rebuild, install stamp, JupyterLab options.
 
 Each test runs the real scripts in a temporary copy of the repository's launch files, with a tiny
-requirements.txt, so no test installs the suite's packages; the venvs are real ones.
+requirements.txt, so no test installs the suite's packages; the venvs are real ones, except where
+the test is about something else (``stand_in_venv``).
 """
 from __future__ import annotations
 
@@ -67,6 +68,20 @@ def ensure_venv(repository: Path, path_first: Path):
                path_first)
 
 
+def stand_in_venv(repository: Path, python_dir: Path) -> Path:
+    """A .venv that ensure_venv finds installed and current, without making one (making a venv costs
+    ~7 s of CPU; the tests above make real ones): its python is this interpreter, its stamp the one
+    ensure_venv would write. Returns .venv/bin."""
+    python = repository / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.symlink_to(sys.executable)
+    stamp = run(repository, "source scripts/_venv.sh; requirements_stamp .venv/bin/python > .venv/.requirements-stamp")
+    assert stamp.returncode == 0, stamp.stderr
+    found = ensure_venv(repository, python_dir)
+    assert (found.returncode, found.stderr) == (0, ""), found.stderr  # found installed and current
+    return python.parent
+
+
 @pytest.mark.parametrize("script", ["open_lab.sh", "run_tests.sh"])
 def test_a_wrong_python_gets_one_line_naming_it_and_what_to_do(tmp_path, script):
     repository = make_repository(tmp_path / "repo")
@@ -125,11 +140,10 @@ def test_a_failed_install_leaves_no_stamp_and_is_retried(tmp_path):
 def test_a_venv_made_by_another_python_or_elsewhere_is_rebuilt(tmp_path):
     repository = make_repository(tmp_path / "repo")
     python_dir = base_python_dir(tmp_path)
-    assert ensure_venv(repository, python_dir).returncode == 0
     version = "%d.%d.%d" % sys.version_info[:3]
 
-    venv_python = repository / ".venv" / "bin" / "python"
-    venv_python.unlink()  # a symlink to the base Python: never write through it
+    venv_python = stand_in_venv(repository, python_dir) / "python"
+    venv_python.unlink()  # a symlink to this Python: never write through it
     venv_python.write_text("#!/bin/sh\necho 3.10.12\n")  # as if .venv had been made by Python 3.10
     venv_python.chmod(0o755)
     rebuilt = ensure_venv(repository, python_dir)
@@ -155,8 +169,7 @@ def test_a_venv_made_by_another_python_or_elsewhere_is_rebuilt(tmp_path):
 def test_open_lab_roots_jupyterlab_at_the_repository_on_notebook_00(tmp_path):
     repository = make_repository(tmp_path / "repo")
     python_dir = base_python_dir(tmp_path)
-    assert ensure_venv(repository, python_dir).returncode == 0
-    jupyter = repository / ".venv" / "bin" / "jupyter"  # stands in for JupyterLab: shows its call
+    jupyter = stand_in_venv(repository, python_dir) / "jupyter"  # stands in for JupyterLab: shows its call
     jupyter.write_text('#!/bin/sh\necho "JUPYTER_CONFIG_DIR=$JUPYTER_CONFIG_DIR"\n'
                        'for a in "$@"; do echo "$a"; done\n')
     jupyter.chmod(0o755)

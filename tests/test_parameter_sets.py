@@ -4,11 +4,13 @@ For every ``notebooks/parameter_sets/NN_name.json`` and every set in it, the set
 injected after the notebook's ``parameters`` cell (papermill's convention), the whole notebook runs
 with errors allowed, and the test fails listing each cell (by id) that has an error output. The
 injection and the run are shared with ``scripts/run_parameter_sets.py``, which notebook authors run
-by hand. The second half tests that harness on a tiny synthetic notebook.
+by hand. To save kernel start-ups and imports, the set files are split over three kernels
+(``tests.helpers.parameter_set_kernel``), each running its notebooks' sets in turn with the
+namespace emptied before every set (``harness.run_notebooks``). The second half tests that harness
+on a tiny synthetic notebook.
 """
 from __future__ import annotations
 
-import functools
 import json
 import subprocess
 import sys
@@ -17,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.helpers import load_script
+from tests.helpers import load_script, parameter_set_kernel
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "run_parameter_sets.py"
@@ -54,12 +56,31 @@ def test_set_file_is_valid(path):
     assert not problems, f"{path.name}:\n" + "\n".join(problems)
 
 
-@functools.lru_cache(maxsize=None)
+_RUNS: dict[int, dict | Exception] = {}
+
+
 def _errors_of_every_set(path: Path) -> dict[str, list]:
-    """Every set of one file run in one kernel (``harness.run_sets``), cell errors by set name."""
-    data = harness.load_set_file(path)
-    results = harness.run_sets(harness.NOTEBOOK_DIR / data["notebook"], [s["parameters"] for s in data["sets"]])
-    return {item["name"]: errors for item, errors in zip(data["sets"], results)}
+    """Cell errors by set name for one set file, from one run of its kernel's notebooks.
+
+    Every valid set file of the kernel (``parameter_set_kernel``) is run once, in one kernel
+    (``harness.run_notebooks``); a run that raises (a cell timeout, a dead kernel) fails each of
+    that kernel's tests with its error, without running again.
+    """
+    kernel = parameter_set_kernel(path.stem)
+    if kernel not in _RUNS:
+        files = [p for p in SET_FILES if parameter_set_kernel(p.stem) == kernel and not harness.validate(p)]
+        data = [harness.load_set_file(p) for p in files]
+        try:
+            results = harness.run_notebooks([(harness.NOTEBOOK_DIR / d["notebook"], [s["parameters"] for s in d["sets"]])
+                                             for d in data])
+            _RUNS[kernel] = {p: {item["name"]: errors for item, errors in zip(d["sets"], result)}
+                             for p, d, result in zip(files, data, results)}
+        except Exception as error:  # noqa: BLE001 (reported by every test of the kernel)
+            _RUNS[kernel] = error
+    run = _RUNS[kernel]
+    if isinstance(run, Exception):
+        raise run
+    return run[path]
 
 
 @pytest.mark.parametrize("path, item", cases())
@@ -111,41 +132,67 @@ def test_injected_cell_goes_right_after_the_parameters_cell(tmp_path):
     nbformat.validate(injected)
 
 
-def test_a_set_that_makes_a_cell_raise_is_reported_with_that_cells_id(tmp_path):
-    executed_copy = tmp_path / "out.ipynb"
-    errors = harness.run_set(tiny_notebook(tmp_path), {"K": 5}, save_to=executed_copy)
+TINY_SETS = [{"K": 1, "items": ["z"]}, {"K": 5}, {"K": 2}]  # harmless, K past the list, harmless
+
+
+@pytest.fixture(scope="module")
+def tiny_runs(tmp_path_factory):
+    """(the tiny notebook, [(cell errors, executed copy) of each of TINY_SETS, each in a fresh kernel])."""
+    folder = tmp_path_factory.mktemp("tiny")
+    path = tiny_notebook(folder)
+    runs = []
+    for number, parameters in enumerate(TINY_SETS):
+        executed_copy = folder / f"out{number}.ipynb"
+        errors = harness.run_set(path, parameters, save_to=executed_copy)
+        runs.append((errors, nbformat.read(executed_copy, as_version=4)))
+    return path, runs
+
+
+def test_a_set_that_makes_a_cell_raise_is_reported_with_that_cells_id(tiny_runs):
+    errors, done = tiny_runs[1][1]  # the set K = 5
     assert [(e["cell_id"], e["code_cell"], e["error"]) for e in errors] == [
         ("take", 4, "AssertionError: K = 5 but only 3 items")]
     assert errors[0]["line"].endswith("1 assert K <= len(items), f\"K = {K} but only {len(items)} items\"")
-    done = nbformat.read(executed_copy, as_version=4)
     assert done.cells[-1].outputs[0]["text"] == "['a', 'b', 'c'] 5 {'a': 1.5}\n"  # later cells still ran
 
 
-def test_a_harmless_set_reports_nothing_and_really_is_injected(tmp_path):
-    executed_copy = tmp_path / "out.ipynb"
-    assert harness.run_set(tiny_notebook(tmp_path), {"K": 1, "items": ["z"]}, save_to=executed_copy) == []
-    done = nbformat.read(executed_copy, as_version=4)
+def test_a_harmless_set_reports_nothing_and_really_is_injected(tiny_runs):
+    errors, done = tiny_runs[1][0]  # the set K = 1, items = ['z']
+    assert errors == []
     assert done.cells[-1].outputs[0]["text"] == "['z'] 1 {'a': 1.5}\n"
 
 
-def test_sets_in_one_kernel_give_what_a_fresh_kernel_per_set_gives(tmp_path):
-    path = tiny_notebook(tmp_path)
-    sets = [{"K": 1, "items": ["z"]}, {"K": 5}, {"K": 2}]
-    assert harness.run_sets(path, sets) == [harness.run_set(path, s) for s in sets]
+def test_sets_in_one_kernel_give_what_a_fresh_kernel_per_set_gives(tiny_runs):
+    path, runs = tiny_runs
+    assert harness.run_sets(path, TINY_SETS) == [errors for errors, _ in runs]
 
 
 def test_sets_in_one_kernel_share_no_names(tmp_path):
-    """A name left by one set must not rescue the next: the namespace is emptied between sets."""
+    """A name left by one set, or by another notebook of the kernel, must not rescue the next one:
+    the namespace is emptied before every set."""
     notebook = nbformat.read(tiny_notebook(tmp_path), as_version=4)
     notebook.cells.insert(2, nbformat.v4.new_code_cell("print(leftover)", id="reads-leftover"))
     notebook.cells.append(nbformat.v4.new_code_cell("leftover = K", id="defines-leftover"))
     nbformat.write(notebook, tmp_path / "99_tiny.ipynb")
-    first, second = harness.run_sets(tmp_path / "99_tiny.ipynb", [{"K": 1}, {"K": 2}])
+    other = nbformat.v4.new_notebook(metadata=notebook.metadata)
+    other.cells = [nbformat.v4.new_code_cell("K = 1", id="inputs", metadata={"tags": ["parameters"]}),
+                   nbformat.v4.new_code_cell("print(K, leftover, top)", id="reads-both")]
+    nbformat.write(other, tmp_path / "98_other.ipynb")
+    (first, second), (third,) = harness.run_notebooks([(tmp_path / "99_tiny.ipynb", [{"K": 1}, {"K": 2}]),
+                                                      (tmp_path / "98_other.ipynb", [{"K": 3}])])
     assert [e["cell_id"] for e in first] == [e["cell_id"] for e in second] == ["reads-leftover"]
     assert second[0]["error"] == "NameError: name 'leftover' is not defined"
+    assert [(e["cell_id"], e["error"]) for e in third] == [("reads-both", "NameError: name 'leftover' is not defined")]
 
 
-def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path):
+def test_one_kernel_runs_notebooks_of_one_folder_only(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with pytest.raises(harness.ParameterSetError, match="one kernel runs notebooks of one folder"):
+        harness.run_notebooks([(tiny_notebook(tmp_path / "a"), [{"K": 1}]), (tiny_notebook(tmp_path / "b"), [{"K": 1}])])
+
+
+def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path, capsys):
     tiny_notebook(tmp_path)
     sets = write_sets(tmp_path, [{"name": "K = 1", "parameters": {"K": 1}},
                                  {"name": "K past the list", "parameters": {"K": 4}}])
@@ -156,8 +203,10 @@ def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path):
     assert "cell take (code cell 4, starts 'assert K <= len(items)" in done.stdout
     assert "AssertionError: K = 4 but only 3 items" in done.stdout
     assert (tmp_path / "out" / "99_tiny__K_past_the_list.ipynb").is_file()
-    one = subprocess.run(command + ["K = 1"], capture_output=True, text=True, timeout=300)
-    assert one.returncode == 0 and "K past the list" not in one.stdout, one.stdout + one.stderr
+    # one set by its name: in this process (the command line itself is tested above)
+    assert harness.main([str(sets), "K = 1", "--notebooks", str(tmp_path), "--out", str(tmp_path / "out")]) == 0
+    printed = capsys.readouterr().out
+    assert "with 'K = 1' {'K': 1}: 0 cell(s)" in printed and "K past the list" not in printed, printed
 
 
 @pytest.mark.parametrize("sets, problem", [

@@ -92,7 +92,8 @@ def test_without_the_flag_no_browser_step_and_n_0_runs_in_one_process(repository
 
 
 def test_the_units_of_work_of_a_parallel_run():
-    """conftest.py's scheduler: a notebook, a parameter-set file, a launch test or a module per unit."""
+    """conftest.py's scheduler: a notebook, a parameter-set kernel, a launch test or a module per unit,
+    longest first."""
     import doctest
 
     from tests.helpers import load_script
