@@ -354,23 +354,28 @@ class LexicalJudge(Judge):
         >>> [round(x, 2) for x in LexicalJudge().overlap("怎么申请退款？", "在订单页点击申请退款。")]
         [1.0, 0.4, 0.57]
         """
-        asked, said = self.content_words(question), self.content_words(text)
+        return self._overlap_one(self.content_words(question), _prepare(question), text)
+
+    def _overlap_one(self, asked: list[str], question: _Text, text: str) -> tuple[float, float, float]:
+        said = self.content_words(text)
         if not asked or not said:
             return 0.0, 0.0, 0.0
-        in_text = sum(_found_in(w, _prepare(text)) for w in asked) / len(asked)
-        in_question = sum(_found_in(w, _prepare(question)) for w in said) / len(said)
+        prepared = _prepare(text)
+        in_text = sum(_found_in(w, prepared) for w in asked) / len(asked)
+        in_question = sum(_found_in(w, question) for w in said) / len(said)
         both = in_text + in_question
         return in_text, in_question, (2 * in_text * in_question / both if both else 0.0)
 
     def _overlap(self, question: str, texts: list[str], threshold: float, where: str) -> list[Verdict]:
         """A text of several sentences (a whole chunk) is judged by its best sentence."""
-        if not self.content_words(question):
+        asked, prepared = self.content_words(question), _prepare(question)
+        if not asked:
             return [Verdict(False, "the question has no content words") for _ in texts]
         verdicts = []
         for text in texts:
             sentences = _sentences(text) or [text]
-            best = max(sentences, key=lambda sentence: self.overlap(question, sentence)[2])
-            in_text, in_question, f1 = self.overlap(question, best)
+            scored = [(self._overlap_one(asked, prepared, s), s) for s in sentences]
+            (in_text, in_question, f1), best = max(scored, key=lambda pair: pair[0][2])
             shown = f" (best sentence: {best})" if len(sentences) > 1 else ""
             verdicts.append(Verdict(f1 >= threshold, f"overlap F1 {f1:.2f} {'>=' if f1 >= threshold else '<'} "
                                     f"{threshold:g}: {in_text:.0%} of the question's words in the {where}, "
