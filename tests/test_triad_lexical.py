@@ -202,7 +202,8 @@ def test_negation_is_compared_clause_by_clause():
     ("报销一律使用电子发票，统一管理。", []),  # numerals before no measure word are not numbers
     ("需要一个订单号，十分方便，百分之三十", []),  # a lone 一 is "a"; 十分 is "very"
     ("Up to eighteen yuan, twenty-four hours, 3 to 5 working days.",
-     [("18", "yuan"), ("24", "hour"), ("3", "to"), ("5", "work")]),
+     [("18", "yuan"), ("24", "hour"), ("3", ""), ("5", "work")]),
+    ("3 到 5 个工作日，1 至 2 天", [("3", ""), ("5", "个"), ("1", ""), ("2", "天")]),  # a range's first number
     ("No one pays; the new one is free.", []),  # "one" is left out: it is mostly a pronoun
 ])
 def test_quantities_are_value_and_unit_with_number_words(text, expected):

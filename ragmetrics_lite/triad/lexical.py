@@ -91,6 +91,7 @@ _ZH_NUMBER = re.compile(f"[{''.join(_ZH_DIGITS)}{''.join(_ZH_POWERS)}]+(?=[{MEAS
 _EN_NUMBER = re.compile(r"\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](?:two|three|"
                         r"four|five|six|seven|eight|nine|one)|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
                         + r")\b", re.IGNORECASE)
+_RANGE_WORDS = ("到", "至", "或", "to", "or", "and")
 _UNIT = re.compile(r"\s*(?:([\u3400-\u9fff])|([A-Za-z]+))?")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _CLAUSE_END = re.compile(r"[，,：:；;。！？!?]|\.(?=\s|$)")
@@ -174,7 +175,7 @@ def quantities_in(text: str) -> list[tuple[str, str]]:
     """(value, unit) of every number in ``text``, in order: digits, Chinese numerals before a
     measure word (``MEASURE_WORDS``) and English number words, read on the raw text because jieba
     cuts "30 天无理由" into 30 / 天无 / 理由. The unit is the next Chinese character or the next
-    English word's stem ("" if none). Digits glued to a letter (the product B5, version v2.1)
+    English word's stem ("" if none, or if that is 到 / 至 / to / or, as in "3 到 5 天"). Digits glued to a letter (the product B5, version v2.1)
     name a thing and are skipped. Notebook ``13_faithfulness``.
 
     >>> quantities_in("支持 30 天无理由退款，满 1,000.50 元包邮，三十天内，一个订单，eighteen yuan, 95%")
@@ -194,6 +195,7 @@ def quantities_in(text: str) -> list[tuple[str, str]]:
                 shown = str(value(match.group()))
             unit = _UNIT.match(text, match.end())
             unit = "" if shown.endswith("%") else unit.group(1) or _stem((unit.group(2) or "").lower())
+            unit = "" if unit in _RANGE_WORDS else unit  # the 3 of "3 到 5 天" has no unit of its own
             found.append((match.start(), shown, unit))
     return [(shown, unit) for _, shown, unit in sorted(found)]
 
