@@ -329,7 +329,7 @@ class LexicalJudge(Judge):
         found = len(words) - len(missing)
         problems = []
         if found / len(words) < self.support_threshold:
-            problems.append(f"{found}/{len(words)} < {self.support_threshold:g} of the words in the context "
+            problems.append(f"coverage {found / len(words):.2f} < {self.support_threshold:g} "
                             f"(missing: {', '.join(missing)})")
         sentence = self._closest(statement, sentences)[1]  # quantities: the sentence that says it
         problems += [f"number {value}{' ' + unit if unit else ''} not in the closest context sentence"
