@@ -127,17 +127,19 @@ def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> p
 
 
 def agreement_summary(truth, predicted) -> pd.Series:
-    """n, accuracy, majority_share (accuracy of always answering the commoner label) and kappa.
+    """n (an int), accuracy, majority_share (accuracy of always answering the commoner label) and kappa.
 
     Cohen's kappa as :func:`ragmetrics_lite.cohens_kappa` (= ``sklearn.metrics.cohen_kappa_score``);
-    NaN when both sides use one label only. Notebook ``13_faithfulness``.
+    NaN when both sides use one label only. The Series has dtype ``object`` so that ``n`` stays an
+    int; a table of several summaries becomes numeric with ``pd.DataFrame(summaries).T.infer_objects()``.
+    Notebook ``13_faithfulness``.
 
     >>> agreement_summary([1, 1, 0, 0], [1, 0, 0, 0])
-    n                 4.00
+    n                    4
     accuracy          0.75
-    majority_share    0.50
-    kappa             0.50
-    dtype: float64
+    majority_share     0.5
+    kappa              0.5
+    dtype: object
     """
     truth, predicted = [int(x) for x in truth], [int(x) for x in predicted]
     if len(truth) != len(predicted):
@@ -147,5 +149,5 @@ def agreement_summary(truth, predicted) -> pd.Series:
     n = len(truth)
     accuracy = sum(t == p for t, p in zip(truth, predicted)) / n
     majority = max(truth.count(0), truth.count(1)) / n
-    kappa = cohens_kappa(truth, predicted) if len(set(truth) | set(predicted)) > 1 else math.nan
-    return pd.Series({"n": n, "accuracy": accuracy, "majority_share": majority, "kappa": kappa}, dtype=float)
+    kappa = float(cohens_kappa(truth, predicted)) if len(set(truth) | set(predicted)) > 1 else math.nan
+    return pd.Series({"n": n, "accuracy": accuracy, "majority_share": majority, "kappa": kappa}, dtype=object)
