@@ -29,6 +29,14 @@ FREEZE = json.loads((DATA / "judge_freeze.json").read_text(encoding="utf-8"))
 SECOND = DATA / "second_labeller"
 ROUND1_LAST = {"faithfulness": 64, "context_relevancy": 48, "answer_relevancy": 48}  # f064, c048, a048
 
+# Round-2 held-out figures below issue 10's bounds when first scored ("Held-out round 2 scored",
+# after the freeze 86a7236). Reported, NOT fed back into the judge. strict=True: the day a task
+# meets the bounds its XPASS fails and the entry must go. Faithfulness met them (0.703 / 0.406).
+BELOW_BOUNDS_WHEN_FROZEN = {
+    "context_relevancy": "kappa 0.208 < 0.40 (accuracy 0.604 meets majority 0.5 + 0.10)",
+    "answer_relevancy": "accuracy 0.542 < 0.60 and kappa 0.083 < 0.40",
+}
+
 
 def _items(task, part):
     """``dev``: the 160 round-1 items (tuning data in round 2); ``heldout``: the round-2 held-out items."""
@@ -69,6 +77,40 @@ def test_dev_figures_equal_the_recorded_ones(task):
     assert isinstance(summary["n"], int) and summary["n"] == recorded["n"] == ROUND1_LAST[task]
     for key in ("accuracy", "majority_share", "kappa"):
         assert summary[key] == pytest.approx(recorded[key], abs=1e-6)
+
+
+@pytest.mark.parametrize("task", TRIAD_TASKS)
+def test_heldout_figures_equal_the_recorded_ones(task):
+    summary, recorded = _summary(task, "heldout"), FREEZE["heldout"][task]
+    print(f"\n{task} held-out (round 2): " + ", ".join(f"{k} {summary[k]:.3f}" for k in summary.index))
+    assert summary["n"] == recorded["n"] == ROUND1_LAST[task]  # the same size as round 1
+    for key in ("accuracy", "majority_share", "kappa"):
+        assert summary[key] == pytest.approx(recorded[key], abs=1e-12)
+
+
+@pytest.mark.parametrize("task", TRIAD_TASKS)
+def test_heldout_not_below_the_recorded_level(task):
+    summary, recorded = _summary(task, "heldout"), FREEZE["heldout"][task]
+    assert summary["accuracy"] >= recorded["accuracy"] - 1e-9
+    assert summary["kappa"] >= recorded["kappa"] - 1e-9
+
+
+def test_heldout_scored_after_the_freeze():
+    assert FREEZE["heldout_scored_after"].startswith("86a7236")   # "Freeze LexicalJudge round 2"
+    assert FREEZE["labels_commit"].startswith("2758f37")          # "Triad labels round 2:"
+
+
+@pytest.mark.parametrize("task", [
+    pytest.param(task, marks=pytest.mark.xfail(strict=True, reason=f"below the bounds when frozen: {why}"))
+    if (why := BELOW_BOUNDS_WHEN_FROZEN.get(task)) else task
+    for task in TRIAD_TASKS
+])
+def test_heldout_agreement_meets_the_bounds(task):
+    summary = _summary(task, "heldout")
+    print(f"\n{task} held-out: accuracy {summary['accuracy']:.3f} (majority {summary['majority_share']:.3f}), "
+          f"kappa {summary['kappa']:.3f}")
+    assert summary["accuracy"] >= summary["majority_share"] + 0.10
+    assert summary["kappa"] >= 0.40
 
 
 def _second_labels(task):
