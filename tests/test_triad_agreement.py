@@ -153,3 +153,12 @@ def test_all_three_label_files_are_judged_fast():
     elapsed = time.perf_counter() - start
     print(f"\n{sum(map(len, items.values()))} labelled items judged in {elapsed:.3f} s")
     assert elapsed < 2.0  # about 1 s for 320 items on the development machine; generous for shared CI
+
+
+def test_the_readme_quotes_the_recorded_heldout_figures():
+    readme = (DATA.parent.parent / "README.md").read_text(encoding="utf-8")
+    held = FREEZE["heldout"]
+    quoted = (f"held-out Cohen's kappa of {held['faithfulness']['kappa']:.2f} on faithfulness (accuracy\n"
+              f"{held['faithfulness']['accuracy']:.2f}), {held['context_relevancy']['kappa']:.2f} on context relevancy "
+              f"and {held['answer_relevancy']['kappa']:.2f} on answer relevancy")
+    assert quoted in readme
