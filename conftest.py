@@ -94,13 +94,13 @@ ESTIMATED_SECONDS = {
     "tests/test_parameter_sets.py::kernel 0": 55,
     "tests/test_parameter_sets.py::kernel 1": 55,
     "tests/test_parameter_sets.py::kernel 2": 55,
-    "tests/test_handouts.py": 43,
-    "tests/test_speed_tokenizer_cache.py": 30,
     "tests/test_launch.py::test_a_venv_made_by_another_python_or_elsewhere_is_rebuilt": 28,
-    "tests/test_exercise_registry.py": 25,
+    "tests/test_handouts.py": 27,
+    "tests/test_speed_tokenizer_cache.py": 24,
+    "tests/test_browser_lab.py": 18,
     "tests/test_parameter_sets.py": 15,
-    "tests/test_browser_lab.py": 14,
     "tests/test_agreement.py": 10,
+    "tests/test_exercise_registry.py": 9,
     "tests/test_plotting.py": 9,
     "tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed": 9,
     "tests/test_launch.py::test_a_failed_install_leaves_no_stamp_and_is_retried": 8,
@@ -141,7 +141,7 @@ def estimated_seconds(unit: str, tests: int) -> float:
     """How long a unit of ``tests`` tests takes: ``ESTIMATED_SECONDS``, else 0.1 s a test.
 
     >>> estimated_seconds("tests/test_handouts.py", 34), estimated_seconds("notebooks/07_ndcg.ipynb", 28)
-    (43, 4)
+    (27, 4)
     >>> estimated_seconds("tests/test_rouge.py", 34)
     3.4
     """

@@ -2,7 +2,7 @@
 formulas as MathML, both fonts embedded, alt text on every plot, interview cards collapsed; then one
 handout opened in headless Chromium with the network off.
 
-The export of every notebook runs once for the module (about 15 s of CPU).
+The export of every notebook runs once for the module (about 12 s of CPU).
 """
 from __future__ import annotations
 
@@ -166,6 +166,13 @@ def test_every_plot_has_alt_text(exported):
     images = sum(len(pages_of(exported)[p.stem + ".html"].find_all("img")) for p in NOTEBOOKS)
     assert images == sum(1 for p in NOTEBOOKS for c in nbformat.read(p, as_version=4).cells
                          for o in c.get("outputs", []) if "image/png" in o.get("data", {}))
+
+
+def test_cell_inputs_and_outputs_take_the_keyboard_focus(exported):
+    """As nbconvert's own HTML export makes them (the handout exporter does that step itself)."""
+    for name, soup in pages_of(exported).items():
+        parts = soup.select(".jp-Notebook div.jp-Cell-inputWrapper, .jp-Notebook div.jp-OutputArea-output")
+        assert parts and all(part.get("tabindex") == "0" for part in parts), name
 
 
 def test_alt_text_comes_from_output_then_cell_metadata_then_the_text_around(tmp_path):

@@ -7,6 +7,7 @@ only cost time.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -45,9 +46,11 @@ def _full_dictionary_tokenizer(prefix_dictionary, word_list: bool):
     return tokenizer
 
 
+@functools.cache
 def _texts() -> list[str]:
     """The repository's Chinese prose, and random strings of dictionary words, characters,
-    ASCII, digits, punctuation and emoji (so that many first characters and rare ones occur)."""
+    ASCII, digits, punctuation and emoji (so that many first characters and rare ones occur);
+    each distinct text once."""
     texts = []
     for path in sorted(ROOT.glob("notebooks/*.ipynb")) + [ROOT / "docs" / "glossary.md"]:
         text = path.read_text(encoding="utf-8")
@@ -63,7 +66,7 @@ def _texts() -> list[str]:
         pieces += ["".join(rng.choices(rng.choice(words), k=2)) for _ in range(rng.randint(0, 3))]
         rng.shuffle(pieces)
         texts.append("".join(pieces))
-    return texts
+    return list(dict.fromkeys(texts))
 
 
 @pytest.mark.parametrize("word_list", [False, True])
@@ -123,29 +126,42 @@ def _cache_files(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
-def test_written_once_then_read_quietly(tmp_path):
+@pytest.fixture(scope="module")
+def written_once(tmp_path_factory) -> dict:
+    """Three fresh interpreters in turn on one new cache folder: one that may only read the cache,
+    one that builds it, one that may only read it again; what each printed, and the folder's files
+    after each (name and modification time)."""
+    tmp_path = tmp_path_factory.mktemp("written_once")
     cache = tmp_path / "cache" / "nested"
-    first = _run(FROM_CACHE_ONLY, cache, tmp_path)
+    runs = {}
+    for name, code in [("first", FROM_CACHE_ONLY), ("built", TOKENIZE), ("again", FROM_CACHE_ONLY)]:
+        runs[name] = _run(code, cache, tmp_path)
+        runs[f"files after {name}"] = [(file, (cache / file).stat().st_mtime_ns) for file in _cache_files(cache)]
+    runs["cache"], runs["tmp"] = cache, tmp_path / "tmp"
+    return runs
+
+
+def test_written_once_then_read_quietly(written_once):
+    first = written_once["first"]
     assert first.returncode != 0 and "built again" in first.stderr  # no cache yet: it must build
+    assert written_once["files after first"] == []
 
-    built = _run(TOKENIZE, cache, tmp_path)
+    built = written_once["built"]
     assert (built.stdout, built.stderr) == (EXPECTED, "")
-    files = _cache_files(cache)
-    assert len(files) == 1 and files[0].startswith("jieba-prefix-dict-") and files[0].endswith(".marshal")
-    written = (cache / files[0]).stat().st_mtime_ns
+    files = written_once["files after built"]
+    assert len(files) == 1 and files[0][0].startswith("jieba-prefix-dict-") and files[0][0].endswith(".marshal")
 
-    again = _run(FROM_CACHE_ONLY, cache, tmp_path)
+    again = written_once["again"]
     assert (again.stdout, again.stderr) == (EXPECTED, "")
-    assert _cache_files(cache) == files and (cache / files[0]).stat().st_mtime_ns == written
-    assert _cache_files(tmp_path / "tmp") == []
+    assert written_once["files after again"] == files  # the same file, not written again
+    assert _cache_files(written_once["tmp"]) == []
 
 
 @pytest.fixture(scope="module")
-def valid_cache(tmp_path_factory) -> tuple[str, bytes]:
-    """The name and bytes of a cache file a fresh interpreter wrote."""
-    folder = tmp_path_factory.mktemp("valid")
-    assert _run(TOKENIZE, folder / "cache", folder).stdout == EXPECTED
-    (path,) = (folder / "cache").iterdir()
+def valid_cache(written_once) -> tuple[str, bytes]:
+    """The name and bytes of the cache file a fresh interpreter wrote (``written_once``)."""
+    (path,) = written_once["cache"].iterdir()
+    assert written_once["built"].stdout == EXPECTED
     return path.name, path.read_bytes()
 
 

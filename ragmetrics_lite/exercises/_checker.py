@@ -326,6 +326,8 @@ class FunctionExercise(Exercise):
         self._solution = solution
         self.solution_imports = solution_imports.strip()
         self.compare = compare
+        self._checked: tuple[list[Case], list] | None = None  # see _checked_cases
+        self._mistake_runs: dict[Callable, dict[int, _Outcome]] = {}  # see _mistake_run
 
     # -- cases ------------------------------------------------------------------------
     def format_inputs(self, case: Case) -> str:
@@ -347,6 +349,24 @@ class FunctionExercise(Exercise):
     def expected(self, case: Case) -> Any:
         """The reference's value on a case."""
         return self.reference(*copy.deepcopy(case.args))
+
+    def _checked_cases(self) -> tuple[list[Case], list]:
+        """The cases and the reference's values on them, as ``evaluate`` uses them: computed at the
+        first check and kept, since the declaration fixes both (``cases`` and ``expected`` compute
+        afresh for a caller, who may change what they return). Never shown to the answer: each run
+        gets its own copy of a case's arguments."""
+        if self._checked is None:
+            cases = self.cases()
+            self._checked = cases, [self.expected(case) for case in cases]
+        return self._checked
+
+    def _mistake_run(self, mistake: Mistake, index: int) -> _Outcome:
+        """A known mistake on case ``index`` of ``_checked_cases``, run once and kept: the diagnosis
+        of every wrong answer compares the answer with the same runs."""
+        runs = self._mistake_runs.setdefault(mistake.function, {})
+        if index not in runs:
+            runs[index] = self._run(mistake.function, self._checked_cases()[0][index])
+        return runs[index]
 
     # -- evaluation -------------------------------------------------------------------
     @staticmethod
@@ -371,8 +391,7 @@ class FunctionExercise(Exercise):
                 f"Incorrect: this exercise expects a function, got {type(answer).__name__} {show(answer)}. "
                 "Pass the function itself, without calling it.",
             )
-        cases = self.cases()
-        expected = [self.expected(case) for case in cases]
+        cases, expected = self._checked_cases()
         outcomes = [self._run(answer, case) for case in cases]
         for case, want, got in zip(cases, expected, outcomes):
             if got.kind == "placeholder":
@@ -428,14 +447,10 @@ class FunctionExercise(Exercise):
         wrong = [i for i, (want, got) in enumerate(zip(expected, outcomes))
                  if not (got.kind == "value" and self.compare(got.value, want))]
         best, best_score = None, -1
-        for mistake in self.mistakes:
-            theirs = {i: self._run(mistake.function, cases[i]) for i in wrong}
-            if not all(_agrees(theirs[i], outcomes[i], self.compare) for i in wrong):
+        for mistake in self.mistakes:  # ``cases`` are those of _checked_cases, as evaluate passes them
+            if not all(_agrees(self._mistake_run(mistake, i), outcomes[i], self.compare) for i in wrong):
                 continue
-            score = sum(
-                _agrees(theirs[i] if i in theirs else self._run(mistake.function, case), mine, self.compare)
-                for i, (case, mine) in enumerate(zip(cases, outcomes))
-            )
+            score = sum(_agrees(self._mistake_run(mistake, i), mine, self.compare) for i, mine in enumerate(outcomes))
             if score > best_score:
                 best, best_score = mistake, score
         return best.diagnosis if best else None
