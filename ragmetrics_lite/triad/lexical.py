@@ -37,16 +37,31 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from decimal import Decimal
 from importlib import resources
 from typing import NamedTuple
 
 from ..tokenization import tokenize
+from .answer_types import (
+    CURRENT_CUES,
+    ECHO_CUES,
+    EVASION_CUES,
+    HISTORY_CUES,
+    NOT_COVERED_CUES,
+    SUPERSEDED_CUES,
+    answer_type_found,
+    quantity_answer_found,
+    cues_in,
+    expected_answer_types,
+    strip_cues,
+    superseded,
+)
 from .judges import Judge, Verdict
+from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, measures_in, numbers_in, quantities_in
 from .statements import split_statements
 
 __all__ = [
     "LexicalJudge",
+    "RULES",
     "NEGATION_CUES",
     "NEGATION_EXCEPTIONS",
     "MEASURE_WORDS",
@@ -59,6 +74,8 @@ __all__ = [
 ]
 
 _STOPWORDS_FILE = "stopwords.txt"
+#: The rules beyond word overlap, each a name for ``LexicalJudge(rules=...)`` and in verdict reasons.
+RULES = ("units", "answer_type", "evasion", "echo", "history", "superseded", "not_covered")
 
 #: Negation cues, matched on the raw (lower-cased) text.
 NEGATION_CUES = ("没有", "不", "没", "无", "未", "非", "别", "勿", "否",
@@ -68,31 +85,9 @@ NEGATION_CUES = ("没有", "不", "没", "无", "未", "非", "别", "勿", "否
 NEGATION_EXCEPTIONS = ("无论", "不论", "不管", "不仅", "不但", "不过", "不断", "不久", "不少", "不错",
                        "非常", "除非", "未来", "未必", "是否", "否则", "特别", "区别", "分别", "类别",
                        "级别", "识别", "别人", "别的", "个别", "告别", "not only")
-#: Chinese measure words and units (量词): a run of Chinese numerals is a number only before one
-#: of them (三十天, 两次), so 一律 or 统一 hold no number. A lone 一 is left out, like English
-#: "one": 一个, 一位 mostly mean "a".
-MEASURE_WORDS = "天日周年月次个元块角分秒克斤点岁件位台只对张倍号层米升度折成项人家条页遍"
-#: Words that hold a numeral before a measure word without counting (十分 "very"); removed first.
-NUMBER_EXCEPTIONS = ("十分", "百分之")
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-              "七": 7, "八": 8, "九": 9}
-_ZH_POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-#: English number words (``one`` is left out: "no one", "the new one" count nothing).
-_EN_NUMBERS = {w: i for i, w in enumerate(
-    "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen".split()) if w != "_"}
-_EN_NUMBERS.update({w: 10 * i for i, w in enumerate(
-    "twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)})
 _ZH_CUES = re.compile("|".join(cue for cue in NEGATION_CUES if not cue.isascii()))
 _EN_CUES = re.compile(r"\b(?:" + "|".join(c for c in NEGATION_CUES if c.isalpha() and c.isascii())
                       + r")\b|n['’]t")
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:,\d{3})*(?:\.\d+)?%?")
-_ZH_NUMBER = re.compile(f"[{''.join(_ZH_DIGITS)}{''.join(_ZH_POWERS)}]+(?=[{MEASURE_WORDS}])")
-_EN_NUMBER = re.compile(r"\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](?:two|three|"
-                        r"four|five|six|seven|eight|nine|one)|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
-                        + r")\b", re.IGNORECASE)
-_RANGE_WORDS = ("到", "至", "或", "to", "or", "and")
-_UNIT = re.compile(r"\s*(?:([\u3400-\u9fff])|([A-Za-z]+))?")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _CLAUSE_END = re.compile(r"[，,：:；;。！？!?]|\.(?=\s|$)")
 
@@ -153,62 +148,6 @@ def negation_cues(text: str) -> list[str]:
     return [cue for _, cue in sorted(found)]
 
 
-def _zh_value(numerals: str) -> int:
-    """三十 -> 30, 十五 -> 15, 两 -> 2, 一百零五 -> 105 (a leading 十 means 一十)."""
-    total, section, digit = 0, 0, 0
-    for char in numerals:
-        if char in _ZH_DIGITS:
-            digit = _ZH_DIGITS[char]
-        elif char == "万":
-            total, section, digit = (total + section + digit) * 10000, 0, 0
-        else:
-            section += (digit or 1) * _ZH_POWERS[char]
-            digit = 0
-    return total + section + digit
-
-
-def _en_value(words: str) -> int:
-    return sum(_EN_NUMBERS.get(w, 1) for w in re.split(r"[- ]", words.lower()))
-
-
-def quantities_in(text: str) -> list[tuple[str, str]]:
-    """(value, unit) of every number in ``text``, in order: digits, Chinese numerals before a
-    measure word (``MEASURE_WORDS``) and English number words, read on the raw text because jieba
-    cuts "30 天无理由" into 30 / 天无 / 理由. The unit is the next Chinese character or the next
-    English word's stem ("" if none, or if that is 到 / 至 / to / or, as in "3 到 5 天"). Digits glued to a letter (the product B5, version v2.1)
-    name a thing and are skipped. Notebook ``13_faithfulness``.
-
-    >>> quantities_in("支持 30 天无理由退款，满 1,000.50 元包邮，三十天内，一个订单，eighteen yuan, 95%")
-    [('30', '天'), ('1000.5', '元'), ('30', '天'), ('18', 'yuan'), ('95%', '')]
-    """
-    found = []
-    for exception in NUMBER_EXCEPTIONS:
-        text = text.replace(exception, " " * len(exception))
-    for pattern, value in ((_NUMBER, None), (_ZH_NUMBER, _zh_value), (_EN_NUMBER, _en_value)):
-        for match in pattern.finditer(text):
-            if match.group() == "一":
-                continue
-            if value is None:
-                digits = match.group().rstrip("%").replace(",", "")
-                shown = format(Decimal(digits).normalize(), "f") + ("%" if match.group().endswith("%") else "")
-            else:
-                shown = str(value(match.group()))
-            unit = _UNIT.match(text, match.end())
-            unit = "" if shown.endswith("%") else unit.group(1) or _stem((unit.group(2) or "").lower())
-            unit = "" if unit in _RANGE_WORDS else unit  # the 3 of "3 到 5 天" has no unit of its own
-            found.append((match.start(), shown, unit))
-    return [(shown, unit) for _, shown, unit in sorted(found)]
-
-
-def numbers_in(text: str) -> list[str]:
-    """The values of :func:`quantities_in` (``1,000`` -> ``1000``, ``3.50`` -> ``3.5``, 十 -> ``10``).
-
-    >>> numbers_in("支持 30 天无理由退款，满 1,000.50 元包邮，好评率 95%，十天")
-    ['30', '1000.5', '95%', '10']
-    """
-    return [value for value, _ in quantities_in(text)]
-
-
 def _stem(word: str) -> str:
     """A crude English stem: drop one of -ing, -ed, -es, -s and a doubled last consonant
     (shipped -> ship), keep at most 5 letters; other words are unchanged. Truncating to a few
@@ -229,7 +168,7 @@ class _Text(NamedTuple):
 
     raw: str
     stems: frozenset[str]
-    quantities: tuple[tuple[str, str], ...]
+    quantities: tuple[Quantity, ...]
 
 
 def _prepare(text: str) -> _Text:
@@ -244,39 +183,49 @@ def _found_in(word: str, text: _Text) -> bool:
     return _stem(word) in text.stems
 
 
-def _quantity_found(quantity: tuple[str, str], text: _Text) -> bool:
-    """Same value, and the same unit unless one side has none (30 天 vs 30 分钟 differ)."""
-    value, unit = quantity
-    return any(v == value and (u == unit or not u or not unit) for v, u in text.quantities)
+def _same_unit(a: str, b: str) -> bool:
+    return a == b or not a or not b or _stem(a.lower()) == _stem(b.lower())
 
 
-def _is_quantity(word: str) -> bool:
-    """A token that is a number: digits, an English number word, or 三十天 (numerals + measure word)."""
-    return bool(_NUMBER.fullmatch(word) or _EN_NUMBER.fullmatch(word) or quantities_in(word))
+def _quantity_found(quantity: Quantity, text: _Text, convert: bool = True) -> bool:
+    """Same value and the same unit (unless one side has none: 30 天 vs 30 分钟 differ), or, with
+    ``convert``, the same amount once both units are converted (48 小时 = 两天, 9 折 = 90%)."""
+    if any(q.value == quantity.value and _same_unit(q.unit, quantity.unit) for q in text.quantities):
+        return True
+    return convert and quantity.base is not None and any(
+        q.dimension == quantity.dimension and q.base is not None and q.base == quantity.base for q in text.quantities)
+
+
+_TYPE_NAMES = {"duration": "a duration", "time": "a time", "amount": "an amount", "number": "a number",
+               "step": "a step or action", "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
 
 
 class LexicalJudge(Judge):
-    """Judge by shared content words, quantities and negation (see the module docstring).
+    """Judge by shared content words, quantities, negation and the guideline's cue rules (module docstring).
 
     ``support_threshold``: share of the statement's content words that must occur in the
     contexts. ``relevance_threshold``: the overlap F1 (question words found in the text, text
     words found in the question) a context sentence or chunk must reach. ``address_threshold``:
     the same for an answer statement. ``stopwords``: an iterable of words to ignore (default: the
-    shipped list). The defaults were chosen by cross-validation on the ``dev`` items of
-    ``data/triad`` only (``scripts/tune_lexical_judge.py``) and frozen with their figures in
-    ``data/triad/judge_freeze.json``. Notebook ``13_faithfulness``.
+    shipped list). ``rules``: the names in ``RULES`` to apply (default: all of them), so a learner
+    can switch one off and see what it does. The defaults were chosen by cross-validation on the
+    ``dev`` items of ``data/triad`` only (``scripts/tune_lexical_judge.py``) and frozen with their
+    figures in ``data/triad/judge_freeze.json``. Notebook ``13_faithfulness``.
 
     >>> judge = LexicalJudge()
     >>> judge.support(["产品支持 30 天无理由退款。"], ["产品支持 7 天退款。"])[0].verdict
     False
     >>> judge.answer_relevance("怎么申请退款？", ["在订单页点击申请退款。"])[0].verdict
     True
+    >>> judge.answer_relevance("W2 充满电要多久？", ["W2 的充电方式很方便。"])[0].reason.split("; ")[-1]
+    'answer type: asks for a duration; none found'
     """
 
     name = "lexical"
 
     def __init__(self, *, support_threshold: float = 0.95, relevance_threshold: float = 0.3,
-                 address_threshold: float = 0.3, stopwords: Iterable[str] | None = None):
+                 address_threshold: float = 0.3, stopwords: Iterable[str] | None = None,
+                 rules: Iterable[str] | None = None):
         for label, value in (("support_threshold", support_threshold),
                              ("relevance_threshold", relevance_threshold),
                              ("address_threshold", address_threshold)):
@@ -284,15 +233,24 @@ class LexicalJudge(Judge):
                 raise ValueError(f"{label} must be a number in [0, 1], got {value!r}")
         if isinstance(stopwords, str):
             raise TypeError("stopwords must be a collection of words, not a single string")
+        if isinstance(rules, str):
+            raise TypeError("rules must be a collection of rule names, not a single string")
+        rules = RULES if rules is None else tuple(rules)
+        unknown = [r for r in rules if r not in RULES]
+        if unknown:
+            raise ValueError(f"unknown rule(s) {unknown}; the rules are {RULES}")
         self.support_threshold = float(support_threshold)
         self.relevance_threshold = float(relevance_threshold)
         self.address_threshold = float(address_threshold)
         self.stopwords = default_stopwords() if stopwords is None else frozenset(w.lower() for w in stopwords)
+        self.rules = frozenset(rules)
 
     def __repr__(self) -> str:
+        off = [r for r in RULES if r not in self.rules]
         return (f"LexicalJudge(support_threshold={self.support_threshold}, "
                 f"relevance_threshold={self.relevance_threshold}, "
-                f"address_threshold={self.address_threshold})")
+                f"address_threshold={self.address_threshold}"
+                + (f", rules={[r for r in RULES if r in self.rules]}" if off else "") + ")")
 
     def content_words(self, text: str) -> list[str]:
         """Lower-cased tokens minus stop words, quantities and negation cues, first occurrence kept.
@@ -303,11 +261,11 @@ class LexicalJudge(Judge):
         words = (token.lower() for token in tokenize(text))
         return list(dict.fromkeys(
             w for w in words
-            if w not in self.stopwords and not _is_quantity(w) and negation_cues(w) != [w]
+            if w not in self.stopwords and not is_quantity(w) and negation_cues(w) != [w]
             and not (w.isascii() and len(w) == 1)
         ))
 
-    # ------------------------------------------------------------------ the three questions
+    # ------------------------------------------------------------------ faithfulness
     def support(self, statements: list[str], contexts: list[str]) -> list[Verdict]:
         """One verdict per statement: its words covered, quantities and negation agree."""
         whole = _prepare("\n".join(contexts))
@@ -332,8 +290,10 @@ class LexicalJudge(Judge):
             problems.append(f"coverage {found / len(words):.2f} < {self.support_threshold:g} "
                             f"(missing: {', '.join(missing)})")
         sentence = self._closest(statement, sentences)[1]  # quantities: the sentence that says it
-        problems += [f"number {value}{' ' + unit if unit else ''} not in the closest context sentence"
-                     for value, unit in quantities_in(statement) if not _quantity_found((value, unit), sentence)]
+        convert = "units" in self.rules
+        problems += [f"number {q.value}{' ' + q.unit if q.unit else ''} not in the closest context sentence"
+                     + (" (units converted)" if convert and q.base is not None else "")
+                     for q in quantities_in(statement) if not _quantity_found(q, sentence, convert)]
         for clause in _clauses(statement):
             problems += self._negation_problem(clause, self._closest(clause, clauses)[0])
         reasons = [f"{found}/{len(words)} content words in the context", *problems]
@@ -350,6 +310,7 @@ class LexicalJudge(Judge):
             return [f"the closest context clause negates ({', '.join(context_said)}), the statement does not"]
         return []
 
+    # ------------------------------------------------------------------ relevance
     def overlap(self, question: str, text: str) -> tuple[float, float, float]:
         """(share of the question's words in ``text``, share of ``text``'s words in the question, F1).
 
@@ -368,26 +329,74 @@ class LexicalJudge(Judge):
         both = in_text + in_question
         return in_text, in_question, (2 * in_text * in_question / both if both else 0.0)
 
-    def _overlap(self, question: str, texts: list[str], threshold: float, where: str) -> list[Verdict]:
-        """A text of several sentences (a whole chunk) is judged by its best sentence."""
+    def rule_problems(self, question: str, text: str, task: str) -> list[str]:
+        """The guideline's rules that ``text`` breaks as an answer to ``question`` (``task`` is
+        ``"context"`` or ``"answer"``), each as "rule: why". Notebooks 12 and 14.
+
+        >>> LexicalJudge().rule_problems("Is the W2 available in blue?", "Sorry, it depends.", "answer")
+        ['evasion: says it depends, sorry with no answer', 'answer type: asks for a yes or no; none found']
+        """
+        problems = []
+        types = expected_answer_types(question)
+        if "evasion" in self.rules and task == "answer" and (cues := cues_in(text, EVASION_CUES)):
+            if not self._gives_value(strip_cues(text, EVASION_CUES), types):
+                problems.append(f"evasion: says {', '.join(cues)} with no answer")
+        if "echo" in self.rules and (cues := cues_in(text, ECHO_CUES)):
+            problems.append(f"echo: restates the question ({', '.join(cues)})")
+        asks_history = bool(cues_in(question, HISTORY_CUES) or cues_in(question, SUPERSEDED_CUES))
+        if "history" in self.rules and task == "answer" and not asks_history and (cues := cues_in(text, HISTORY_CUES)):
+            if not self._gives_value(strip_cues(text, HISTORY_CUES), types) and not cues_in(text, CURRENT_CUES):
+                problems.append(f"history: talks about changes ({', '.join(cues)}) without the asked value")
+        if "superseded" in self.rules and task == "context" and not asks_history and (cues := superseded(text)):
+            problems.append(f"superseded: marks what it says as no longer in force ({', '.join(cues)})")
+        if "not_covered" in self.rules and (cues := cues_in(text, NOT_COVERED_CUES)):
+            problems.append(f"not covered: says the topic is not covered here ({', '.join(cues)})")
+        if "answer_type" in self.rules and types and not any(answer_type_found(t, text) for t in types):
+            problems.append(f"answer type: asks for {' or '.join(_TYPE_NAMES[t] for t in types)}; none found")
+        return problems
+
+    @staticmethod
+    def _gives_value(text: str, types: list[str]) -> bool:
+        """Does ``text`` give what a typed part of the question asks for (years and dates left out:
+        when a rule changed is not its value)? With no typed part: any quantity that is not a date."""
+        typed = [t for t in types if t != "open"]
+        if typed:
+            return any(answer_type_found(t, text, dates=False) for t in typed)
+        return any(q.dimension != "date" for q in quantities_in(text))
+
+    def _relevance(self, question: str, texts: list[str], threshold: float, task: str) -> list[Verdict]:
+        """Topic overlap (F1) and the guideline's rules; a text of several sentences (a whole
+        chunk) is judged by its best sentence: the first that passes, else the best-overlapping."""
         asked, prepared = self.content_words(question), _prepare(question)
         if not asked:
             return [Verdict(False, "the question has no content words") for _ in texts]
+        where = "text" if task == "context" else "statement"
         verdicts = []
         for text in texts:
             sentences = _sentences(text) or [text]
-            scored = [(self._overlap_one(asked, prepared, s), s) for s in sentences]
-            (in_text, in_question, f1), best = max(scored, key=lambda pair: pair[0][2])
+            judged = []
+            for s in sentences:
+                in_text, in_question, f1 = self._overlap_one(asked, prepared, s)
+                reason = (f"overlap F1 {f1:.2f} {'>=' if f1 >= threshold else '<'} {threshold:g}: "
+                          f"{in_text:.0%} of the question's words in the {where}, "
+                          f"{in_question:.0%} of its words in the question")
+                problems = self.rule_problems(question, s, task)
+                on_topic = f1 >= threshold and f1 > 0
+                if not on_topic and "answer_type" in self.rules and any(
+                        quantity_answer_found(t, s) for t in expected_answer_types(question)):
+                    on_topic, reason = True, reason + " (below, but it gives the quantity asked for)"
+                elif f1 == 0:
+                    reason += " (no shared content word)"
+                judged.append((on_topic and not problems, f1, s, "; ".join([reason, *problems])))
+            ok, _, best, reason = max(judged, key=lambda j: (j[0], j[1]))
             shown = f" (best sentence: {best})" if len(sentences) > 1 else ""
-            verdicts.append(Verdict(f1 >= threshold, f"overlap F1 {f1:.2f} {'>=' if f1 >= threshold else '<'} "
-                                    f"{threshold:g}: {in_text:.0%} of the question's words in the {where}, "
-                                    f"{in_question:.0%} of its words in the question{shown}"))
+            verdicts.append(Verdict(ok, reason + shown))
         return verdicts
 
     def context_relevance(self, question: str, texts: list[str]) -> list[Verdict]:
-        """One verdict per text: its words and the question's overlap enough (F1, best sentence)."""
-        return self._overlap(question, texts, self.relevance_threshold, "text")
+        """One verdict per text: overlap F1 with the question, answer type, not superseded or out of scope."""
+        return self._relevance(question, texts, self.relevance_threshold, "context")
 
     def answer_relevance(self, question: str, statements: list[str]) -> list[Verdict]:
-        """One verdict per statement: its words and the question's overlap enough (F1)."""
-        return self._overlap(question, statements, self.address_threshold, "statement")
+        """One verdict per statement: overlap F1, answer type, no evasion, echo or history only."""
+        return self._relevance(question, statements, self.address_threshold, "answer")
