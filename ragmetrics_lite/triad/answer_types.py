@@ -43,13 +43,16 @@ __all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HI
 #: Interrogatives -> the answer type they ask for, checked in this order (the first match in a
 #: question part wins: "how long" is a duration, not a step).
 QUESTION_TYPES: dict[str, tuple[str, ...]] = {
+    "weight": ("多重", "多沉", "重量", "how heavy", "weigh", "weight"),
+    "distance": ("多远", "距离", "how far", "distance"),
+    "clock": ("几点", "what time"),
     "duration": ("多久", "多长时间", "多长", "多少天", "多少小时", "多少分钟", "几天", "几个月", "几年", "几周", "几小时", "几个小时", "几分钟",
                  "how long", "how soon", "how many days", "how many hours", "how many weeks",
                  "how many months", "how many years", "how many minutes"),
-    "time": ("什么时候", "何时", "几点", "哪天", "哪一天", "when", "what time", "by when", "how soon"),
+    "time": ("什么时候", "何时", "哪天", "哪一天", "when", "by when", "how soon"),
     "amount": ("多少钱", "价格", "费用是多少", "how much", "what does it cost", "what is the price"),
-    "number": ("多少", "几", "多大", "多重", "多远", "多高", "多快", "多少个", "how many", "how large",
-               "how big", "how heavy", "how far", "how fast", "how high", "what is the maximum",
+    "number": ("多少", "几", "多大", "多高", "多快", "多少个", "how many", "how large",
+               "how big", "how fast", "how high", "what is the maximum",
                "what is the minimum", "what is the limit", "up to how"),
     "step": ("怎么办", "怎么", "怎样", "如何", "咋", "how do", "how can", "how should", "how to",
              "what should i do", "what do i do", "what now", "what happens"),
@@ -62,6 +65,9 @@ QUESTION_TYPES: dict[str, tuple[str, ...]] = {
 }
 #: Words that show an answer of each type in the text (quantities are found separately).
 ANSWER_EVIDENCE: dict[str, tuple[str, ...]] = {
+    "weight": (),
+    "distance": (),
+    "clock": ("全天", "24 小时", "around the clock", "midnight", "noon", "24/7"),
     "duration": ("当天", "当日", "次日", "隔天", "立即", "马上", "即时", "实时", "永久", "长期", "随时",
                  "same day", "next day", "immediately", "instantly", "right away", "at once",
                  "overnight", "permanently", "forever", "at any time"),
@@ -114,8 +120,8 @@ _MONTHS = "january|february|march|april|may|june|july|august|september|october|n
 _SUPERSEDED_PATTERNS = (rf"\buntil\s+(?:the\s+)?(?:(?:app\s+)?version\b|v?\d|{_MONTHS})",)
 #: A text that (also) states what holds now.
 CURRENT_CUES = ("现行", "现在", "目前", "当前", "新版", "最新", "current", "currently", "in force", "latest")
-_CURRENT_PATTERNS = (r"(?:自|从).{0,15}起", rf"\bsince\s+(?:(?:app\s+)?version\s+|v)?(?:\d|{_MONTHS})",
-                     rf"\bfrom\s+(?:(?:app\s+)?version\s+|v)?(?:\d|{_MONTHS})", r"\bstarting\s+\w+")
+#: "since <a date or version>", "自 ... 起" also state what holds now.
+_CURRENT_PATTERNS = (r"(?:自|从).{0,15}起", rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
 #: A text that says its topic is not covered here.
 NOT_COVERED_CUES = ("不涉及", "未涉及", "不介绍", "不包括本", "不适用", "不在本", "另行规定", "请参阅", "详见", "不讨论",
                     "does not cover", "doesn't cover", "not covered", "does not apply", "doesn't apply",
@@ -183,8 +189,12 @@ def expected_answer_types(question: str) -> list[str]:
     return list(dict.fromkeys(types))
 
 
-_TYPE_DIMENSIONS = {"duration": {"time", "workday", "month"}, "time": {"time", "workday", "month", "date", "clock"},
+#: The dimensions of quantity (``quantities.UNITS``) that answer each type; a number with no known
+#: unit at all answers a number-like type too; a quantity of another dimension does not (time asked, price given).
+_TYPE_DIMENSIONS = {"weight": {"mass"}, "distance": {"length"}, "clock": {"clock"},
+                    "duration": {"time", "workday", "month"}, "time": {"time", "workday", "month", "date", "clock"},
                     "amount": {"money", "share"}}
+_UNITLESS_ANSWERS = ("weight", "distance", "amount", "number")
 
 
 def quantity_answer_found(kind: str, text: str, dates: bool = True) -> bool:
@@ -196,9 +206,11 @@ def quantity_answer_found(kind: str, text: str, dates: bool = True) -> bool:
     """
     skip = () if dates else ("date",)
     quantities = [q for q in quantities_in(text) if q.dimension not in skip]
-    if kind in _TYPE_DIMENSIONS:
-        return any(q.dimension in _TYPE_DIMENSIONS[kind] for q in quantities)
-    return kind == "number" and any(q.dimension not in ("date", "clock") for q in quantities)
+    if kind in _TYPE_DIMENSIONS and any(q.dimension in _TYPE_DIMENSIONS[kind] for q in quantities):
+        return True
+    if kind == "number":
+        return any(q.dimension not in ("date", "clock") for q in quantities)
+    return kind in _UNITLESS_ANSWERS and any(not q.unit for q in quantities)
 
 
 def answer_type_found(kind: str, text: str, dates: bool = True) -> bool:

@@ -196,7 +196,7 @@ def _quantity_found(quantity: Quantity, text: _Text, convert: bool = True) -> bo
         q.dimension == quantity.dimension and q.base is not None and q.base == quantity.base for q in text.quantities)
 
 
-_TYPE_NAMES = {"duration": "a duration", "time": "a time", "amount": "an amount", "number": "a number",
+_TYPE_NAMES = {"weight": "a weight", "distance": "a distance", "clock": "a time of day", "duration": "a duration", "time": "a time", "amount": "an amount", "number": "a number",
                "step": "a step or action", "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
 
 
@@ -279,6 +279,12 @@ class LexicalJudge(Judge):
         words = self.content_words(text)
         return max(candidates, key=lambda c: sum(_found_in(w, c[1]) for w in words))
 
+    def _closest_all(self, text: str, candidates: list) -> list[_Text]:
+        """Every prepared candidate sharing the most content words with ``text`` (ties kept)."""
+        words = self.content_words(text)
+        scores = [sum(_found_in(w, c[1]) for w in words) for c in candidates]
+        return [c[1] for c, score in zip(candidates, scores) if score == max(scores)]
+
     def _support_one(self, statement: str, whole: _Text, sentences: list, clauses: list) -> Verdict:
         words = self.content_words(statement)
         if not words:
@@ -289,11 +295,11 @@ class LexicalJudge(Judge):
         if found / len(words) < self.support_threshold:
             problems.append(f"coverage {found / len(words):.2f} < {self.support_threshold:g} "
                             f"(missing: {', '.join(missing)})")
-        sentence = self._closest(statement, sentences)[1]  # quantities: the sentence that says it
+        closest = self._closest_all(statement, sentences)  # quantities: the sentence(s) that say it
         convert = "units" in self.rules
         problems += [f"number {q.value}{' ' + q.unit if q.unit else ''} not in the closest context sentence"
                      + (" (units converted)" if convert and q.base is not None else "")
-                     for q in quantities_in(statement) if not _quantity_found(q, sentence, convert)]
+                     for q in quantities_in(statement) if not any(_quantity_found(q, c, convert) for c in closest)]
         for clause in _clauses(statement):
             problems += self._negation_problem(clause, self._closest(clause, clauses)[0])
         reasons = [f"{found}/{len(words)} content words in the context", *problems]

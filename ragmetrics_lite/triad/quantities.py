@@ -78,6 +78,7 @@ _EN_NUMBER = re.compile(
     rf"\b(?:{_EN_WORD}(?:[- ]{_EN_WORD})?(?:\s+(?:hundred|thousand)(?:\s+(?:and\s+)?{_EN_WORD})?)?"
     rf"|(?:an?\s+)?(?:hundred|thousand))\b(?!-)"
     rf"|\b(?:a\s+quarter\s+of\s+an?|half\s+an?|an?)(?=\s+{_EN_UNITS_OF_TIME})", re.IGNORECASE)
+_RATE = re.compile(r"(?:\d|\b[a-z]+)\s+(?:yuan|rmb|dollars?|times?|hours?|days?|minutes?|percent)\s*$", re.IGNORECASE)
 _AND_A_HALF = re.compile(r"\s*(?:个)?半|\s+and\s+a\s+half", re.IGNORECASE)
 _RANGE_WORDS = ("到", "至", "或", "to", "or", "and")
 _ZH_UNITS = sorted((u for u in UNITS if not u.isascii()), key=len, reverse=True)
@@ -191,8 +192,8 @@ def quantities_in(text: str) -> list[Quantity]:
             unit, unit_end = ("", end) if raw.endswith("%") else _unit_after(text, end)
             if raw == "一" and _unit_entry(unit) is None:
                 continue  # 一个订单, 一位顾客: "a", not a count
-            if re.fullmatch(r"(?i)an?|one", raw.strip()) and _unit_entry(unit) is None:
-                continue
+            if re.fullmatch(r"(?i)an?|one", raw.strip()) and (_unit_entry(unit) is None or _RATE.search(text[:match.start()])):
+                continue  # "the new one"; "80 yuan a day" is a rate, not a day
             value = read(raw)
             half = _AND_A_HALF.match(text, unit_end) if pattern is not _ZH_NUMBER else None
             if half and _unit_entry(unit) is not None and unit != "%":
@@ -228,5 +229,11 @@ def measures_in(text: str) -> list[tuple[str, Decimal]]:
 
 
 def is_quantity(word: str) -> bool:
-    """A token that is a number: digits, an English number word, or 三十天 (numerals + measure word)."""
-    return bool(_NUMBER.fullmatch(word) or re.fullmatch(_EN_WORD, word, re.IGNORECASE) or quantities_in(word))
+    """A token that is a number or a unit: digits, an English number word, 三十天 (numerals + measure
+    word), or a unit of ``UNITS`` (小时, weeks): the quantity rule compares these, not word overlap.
+
+    >>> [is_quantity(w) for w in ("30", "eighteen", "三十天", "小时", "weeks", "half", "退款")]
+    [True, True, True, True, True, True, False]
+    """
+    return bool(_NUMBER.fullmatch(word) or re.fullmatch(_EN_WORD, word, re.IGNORECASE) or quantities_in(word)
+                or _unit_entry(word) is not None or word.lower() in ("half", "quarter", "半"))
