@@ -15,10 +15,11 @@ scoring the other:
   fresh held-out set;
 * ``--repeats`` random halves stratified by (phenomenon, label): mean and spread.
 
-``--without RULE`` (repeatable) switches rules off (``LexicalJudge(rules=...)``), to see what each
-rule is worth. Run from the repository root:
+``--without RULE`` / ``--with RULE`` (repeatable) switch rules off or on from ``DEFAULT_RULES``
+(``LexicalJudge(rules=...)``), to see what each rule is worth; ``--json`` prints the figures for
+``data/triad/judge_freeze.json``. Run from the repository root:
 
-    python scripts/tune_lexical_judge.py [--data data/triad] [--repeats 200] [--seed 0] [--without RULE]
+    python scripts/tune_lexical_judge.py [--data data/triad] [--repeats 200] [--seed 0] [--without RULE] [--with RULE]
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ragmetrics_lite.triad import TRIAD_TASKS, LexicalJudge, agreement_summary, judge_items, read_triad_labels  # noqa: E402
-from ragmetrics_lite.triad.lexical import RULES  # noqa: E402
+from ragmetrics_lite.triad.lexical import DEFAULT_RULES, RULES  # noqa: E402
 
 DATA = ROOT / "data" / "triad"
 ROUND1_LAST = {"faithfulness": 64, "context_relevancy": 48, "answer_relevancy": 48}
@@ -112,9 +113,10 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--without", action="append", default=[], choices=RULES)
+    parser.add_argument("--with", dest="with_", action="append", default=[], choices=RULES)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON (for judge_freeze.json)")
     args = parser.parse_args(argv)
-    rules = [r for r in RULES if r not in args.without]
+    rules = [r for r in RULES if (r in DEFAULT_RULES or r in args.with_) and r not in args.without]
     results = {}
     for task in TRIAD_TASKS:
         r = results[task] = estimate(task, args.data, args.repeats, args.seed, rules)

@@ -16,7 +16,8 @@ in words a learner can read and check:
   (``ECHO_CUES``).
 * **history** (变更历史): a text about when or how often a rule changed (``HISTORY_CUES``).
 * **superseded** (已失效): a text that marks what it says as no longer in force (``SUPERSEDED_CUES``)
-  and does not also state what holds now (``CURRENT_CUES``).
+  and does not also state what holds now (``CURRENT_CUES``), unless the question asks about the
+  past (``PAST_QUESTION_CUES``).
 * **not covered** (不涉及): a text that says its topic is not covered here (``NOT_COVERED_CUES``).
 
 Every list holds general words a speaker of the language would give for that category, written
@@ -37,7 +38,7 @@ def negation_cues(text: str) -> list[str]:  # imported late: lexical.py imports 
     return cues(text)
 
 __all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
-           "SUPERSEDED_CUES", "CURRENT_CUES", "NOT_COVERED_CUES", "expected_answer_types",
+           "SUPERSEDED_CUES", "CURRENT_CUES", "NOT_COVERED_CUES", "DESCRIPTION_FORMS", "PAST_QUESTION_CUES", "expected_answer_types",
            "answer_type_found", "quantity_answer_found", "superseded", "cues_in", "strip_cues"]
 
 #: Interrogatives -> the answer type they ask for, checked in this order (the first match in a
@@ -79,7 +80,7 @@ ANSWER_EVIDENCE: dict[str, tuple[str, ...]] = {
                "costs nothing", "full refund", "in full", "half price"),
     "number": ("全部", "所有", "不限", "无限", "没有上限", "all", "every", "unlimited", "no limit", "none"),
     "step": ("点击", "点", "打开", "进入", "选择", "填写", "提交", "联系", "拨打", "发送", "登录", "前往",
-             "上传", "下载", "按", "长按", "设置", "申请", "寄", "扫", "输入", "找", "用", "在", "可以", "可",
+             "上传", "下载", "按", "长按", "设置", "申请", "寄", "扫", "输入", "找", "用", "可以", "可",
              "click", "tap", "press", "open", "go to", "select", "choose", "enter", "fill", "submit",
              "contact", "call", "email", "send", "log in", "sign in", "visit", "upload", "download",
              "scan", "hold", "use", "file", "report", "book", "apply", "request", "bring", "you can",
@@ -118,6 +119,9 @@ SUPERSEDED_CUES = ("已废止", "废止", "旧版", "旧规", "旧的", "此前"
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 #: "until <a date or version>" also marks a rule as superseded ("until May 2026", "until v5.2").
 _SUPERSEDED_PATTERNS = (rf"\buntil\s+(?:the\s+)?(?:(?:app\s+)?version\b|v?\d|{_MONTHS})",)
+#: A question about the past (the old rule, or the change): superseded rules and history answer it.
+PAST_QUESTION_CUES = ("以前", "之前", "此前", "原来", "过去", "旧", "变更", "调整", "改", "before", "previous",
+                      "previously", "old", "used to", "was", "were", "change", "changed", "history")
 #: A text that (also) states what holds now.
 CURRENT_CUES = ("现行", "现在", "目前", "当前", "新版", "最新", "current", "currently", "in force", "latest")
 #: "since <a date or version>", "自 ... 起" also state what holds now.
@@ -160,8 +164,14 @@ def strip_cues(text: str, cues: tuple[str, ...]) -> str:
     return lowered
 
 
+#: Question forms that ask what something is like, not how to do it: read as 什么 ("open").
+DESCRIPTION_FORMS = ("怎么样", "怎样的", "是怎样", "什么样", "如何的")
+
+
 def _parts(question: str) -> list[str]:
     """The parts of a question: pieces between ？ ? ， , ; and English "and <interrogative>"."""
+    for form in DESCRIPTION_FORMS:
+        question = question.replace(form, "什么")
     pieces = re.split(r"[？?，,；;。]|\band\s+(?=(?:how|what|when|where|why|who|which|can|is|do|does)\b)",
                       question.lower())
     return [p.strip() for p in pieces if p and p.strip()]
@@ -174,7 +184,11 @@ def expected_answer_types(question: str) -> list[str]:
     ['duration']
     >>> expected_answer_types("How do I book a meeting room, and how long can I keep it?")
     ['step', 'duration']
-    >>> expected_answer_types("What is the W2's screen size?")
+    >>> expected_answer_types("What is the W2's screen size?")  # what / which / who: anything may answer
+    ['open']
+    >>> expected_answer_types("你们的退款政策是怎样的？")  # 怎样的 asks what it is like, not how to
+    ['open']
+    >>> expected_answer_types("My parcel arrived damaged.")
     []
     """
     types = []
