@@ -28,14 +28,9 @@ lower-cased text (English at word boundaries). Notebooks ``12_context_relevancy`
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .quantities import quantities_in
-
-
-def negation_cues(text: str) -> list[str]:  # imported late: lexical.py imports this module
-    from .lexical import negation_cues as cues
-
-    return cues(text)
 
 __all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
            "SUPERSEDED_CUES", "CURRENT_CUES", "NOT_COVERED_CUES", "DESCRIPTION_FORMS", "PAST_QUESTION_CUES", "expected_answer_types",
@@ -132,12 +127,13 @@ NOT_COVERED_CUES = ("不涉及", "未涉及", "不介绍", "不包括本", "不�
                     "outside the scope", "not discussed", "covered elsewhere", "see section", "not described")
 
 
-def _pattern(cue: str) -> str:
-    """A cue as a regular expression: English words at word boundaries, Chinese anywhere."""
+@lru_cache(maxsize=None)
+def _pattern(cue: str) -> re.Pattern:
+    """A cue as a compiled regular expression: English words at word boundaries, Chinese anywhere."""
     text = re.escape(cue.strip())
     if cue.isascii() and cue.strip()[:1].isalnum():
         text = r"\b" + text + (r"\b" if cue.strip()[-1:].isalnum() else "")
-    return text
+    return re.compile(text)
 
 
 def cues_in(text: str, cues: tuple[str, ...]) -> list[str]:
@@ -149,7 +145,7 @@ def cues_in(text: str, cues: tuple[str, ...]) -> list[str]:
     ['not covered']
     """
     lowered = text.lower()
-    return [cue for cue in cues if re.search(_pattern(cue), lowered)]
+    return [cue for cue in cues if _pattern(cue).search(lowered)]
 
 
 def strip_cues(text: str, cues: tuple[str, ...]) -> str:
@@ -160,7 +156,7 @@ def strip_cues(text: str, cues: tuple[str, ...]) -> str:
     """
     lowered = text.lower()
     for cue in sorted(cues, key=len, reverse=True):
-        lowered = re.sub(_pattern(cue), lambda m: " " * len(m.group()), lowered)
+        lowered = _pattern(cue).sub(lambda m: " " * len(m.group()), lowered)
     return lowered
 
 
@@ -239,8 +235,11 @@ def answer_type_found(kind: str, text: str, dates: bool = True) -> bool:
         return True
     if kind == "open":
         return True  # what / which / who: any text may answer; overlap decides
-    if kind == "yes_no" and negation_cues(text):
-        return True  # "no" is an answer
+    if kind == "yes_no":
+        from .lexical import negation_cues  # here, not at the top: lexical.py imports this module
+
+        if negation_cues(text):
+            return True  # "no" is an answer
     return bool(cues_in(text, ANSWER_EVIDENCE[kind]))
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
@@ -183,9 +184,15 @@ class _Text(NamedTuple):
     quantities: tuple[Quantity, ...]
 
 
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    """Lower-cased tokens, cached: a judge asks about the same texts many times."""
+    return tuple(token.lower() for token in tokenize(text))
+
+
+@lru_cache(maxsize=8192)
 def _prepare(text: str) -> _Text:
-    tokens = [token.lower() for token in tokenize(text)]
-    return _Text(text.lower(), frozenset(map(_stem, tokens)), tuple(quantities_in(text)))
+    return _Text(text.lower(), frozenset(map(_stem, _tokens(text))), tuple(quantities_in(text)))
 
 
 def _found_in(word: str, text: _Text) -> bool:
@@ -270,7 +277,7 @@ class LexicalJudge(Judge):
         >>> LexicalJudge().content_words("产品不支持 30 天无理由退款，三年保修")  # jieba cuts 天无 / 理由
         ['产品', '支持', '天无', '理由', '退款', '保修']
         """
-        words = (token.lower() for token in tokenize(text))
+        words = _tokens(text)
         return list(dict.fromkeys(
             w for w in words
             if w not in self.stopwords and not is_quantity(w) and negation_cues(w) != [w]
