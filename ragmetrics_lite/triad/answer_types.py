@@ -34,7 +34,7 @@ from .quantities import quantities_in
 
 __all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
            "SUPERSEDED_CUES", "CURRENT_CUES", "NOT_COVERED_CUES", "DESCRIPTION_FORMS", "PAST_QUESTION_CUES", "expected_answer_types",
-           "answer_type_found", "quantity_answer_found", "superseded", "cues_in", "strip_cues"]
+           "answer_type_found", "quantity_answer_found", "superseded", "SUPERSEDED_PATTERNS", "CURRENT_PATTERNS", "cues_in", "strip_cues"]
 
 #: Interrogatives -> the answer type they ask for, checked in this order (the first match in a
 #: question part wins: "how long" is a duration, not a step).
@@ -113,14 +113,14 @@ SUPERSEDED_CUES = ("已废止", "废止", "旧版", "旧规", "旧的", "此前"
                    "formerly", "used to", "no longer", "has since", "have since", "obsolete", "expired")
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 #: "until <a date or version>" also marks a rule as superseded ("until May 2026", "until v5.2").
-_SUPERSEDED_PATTERNS = (rf"\buntil\s+(?:the\s+)?(?:(?:app\s+)?version\b|v?\d|{_MONTHS})",)
+SUPERSEDED_PATTERNS = (rf"\buntil\s+(?:the\s+)?(?:(?:app\s+)?version\b|v?\d|{_MONTHS})",)
 #: A question about the past (the old rule, or the change): superseded rules and history answer it.
 PAST_QUESTION_CUES = ("以前", "之前", "此前", "原来", "过去", "旧", "变更", "调整", "改", "before", "previous",
                       "previously", "old", "used to", "was", "were", "change", "changed", "history")
 #: A text that (also) states what holds now.
 CURRENT_CUES = ("现行", "现在", "目前", "当前", "新版", "最新", "current", "currently", "in force", "latest")
 #: "since <a date or version>", "自 ... 起" also state what holds now.
-_CURRENT_PATTERNS = (r"(?:自|从).{0,15}起", rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
+CURRENT_PATTERNS = (r"(?:自|从).{0,15}起", rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
 #: A text that says its topic is not covered here.
 NOT_COVERED_CUES = ("不涉及", "未涉及", "不介绍", "不包括本", "不适用", "不在本", "另行规定", "请参阅", "详见", "不讨论",
                     "does not cover", "doesn't cover", "not covered", "does not apply", "doesn't apply",
@@ -252,6 +252,6 @@ def superseded(text: str) -> list[str]:
     []
     """
     lowered = text.lower()
-    if cues_in(text, CURRENT_CUES) or any(re.search(p, lowered) for p in _CURRENT_PATTERNS):
+    if cues_in(text, CURRENT_CUES) or any(re.search(p, lowered) for p in CURRENT_PATTERNS):
         return []
-    return cues_in(text, SUPERSEDED_CUES) + [m.group() for p in _SUPERSEDED_PATTERNS for m in re.finditer(p, lowered)]
+    return cues_in(text, SUPERSEDED_CUES) + [m.group() for p in SUPERSEDED_PATTERNS for m in re.finditer(p, lowered)]

@@ -42,6 +42,7 @@ Negation cues are matched on the raw text after removing the listed exceptions
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -77,6 +78,8 @@ __all__ = [
     "NUMBER_EXCEPTIONS",
     "default_stopwords",
     "stopwords_sha256",
+    "word_lists",
+    "word_lists_sha256",
     "negation_cues",
     "numbers_in",
     "quantities_in",
@@ -141,6 +144,37 @@ def stopwords_sha256() -> str:
     """
     data = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_bytes()
     return hashlib.sha256(data).hexdigest()
+
+
+def word_lists() -> dict:
+    """Every word list and pattern the judge's rules read, by name (JSON types): what the freeze
+    record fingerprints (``data/triad/judge_freeze.json``). Notebook ``13_faithfulness``.
+
+    >>> lists = word_lists()
+    >>> lists["DEFAULT_RULES"][:2], "it depends" in lists["EVASION_CUES"]
+    (['answer_type', 'evasion'], True)
+    """
+    from . import answer_types, quantities
+
+    lists = {"DEFAULT_RULES": DEFAULT_RULES, "NEGATION_CUES": NEGATION_CUES,
+             "NEGATION_EXCEPTIONS": NEGATION_EXCEPTIONS, "MEASURE_WORDS": quantities.MEASURE_WORDS,
+             "NUMBER_EXCEPTIONS": quantities.NUMBER_EXCEPTIONS,
+             "UNITS": {word: [dimension, str(factor)] for word, (dimension, factor) in quantities.UNITS.items()}}
+    lists.update({name: getattr(answer_types, name) for name in (
+        "QUESTION_TYPES", "ANSWER_EVIDENCE", "DESCRIPTION_FORMS", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
+        "SUPERSEDED_CUES", "SUPERSEDED_PATTERNS", "CURRENT_CUES", "CURRENT_PATTERNS", "PAST_QUESTION_CUES",
+        "NOT_COVERED_CUES")})
+    return json.loads(json.dumps(lists, ensure_ascii=False))
+
+
+def word_lists_sha256() -> str:
+    """SHA-256 of :func:`word_lists` as canonical JSON (sorted keys), recorded at the freeze.
+
+    >>> len(word_lists_sha256())
+    64
+    """
+    canonical = json.dumps(word_lists(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def negation_cues(text: str) -> list[str]:
