@@ -220,7 +220,8 @@ def test_quantities_are_value_and_unit_with_number_words(text, expected):
     ("90 分钟", "time", 5400), ("an hour and a half", "time", 5400), ("5,200 mAh", "charge", 5200),
     ("5.2 Ah", "charge", 5200), ("1.5 kg", "mass", 1500), ("1500 克", "mass", 1500), ("9 折", "share", 90),
     ("90%", "share", 90), ("1.2 万元", "money", 12000), ("3 个工作日", "workday", 3), ("六个月", "month", 6),
-    ("半年", "month", 6), ("2025 年", "date", None), ("9 a.m.", "clock", None),
+    ("半年", "month", 6), ("2025 年", "date", None), ("9 a.m.", "clock", None), ("3 个半月", "month", 3.5),
+    ("12:30 前", "clock", None),
 ])
 def test_units_are_converted_to_a_base_unit(text, dimension, base):
     [q] = quantities_in(text)

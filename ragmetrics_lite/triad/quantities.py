@@ -70,9 +70,9 @@ _EN_NUMBERS.update({w: 10 * i for i, w in enumerate(
 _EN_SCALES = {"hundred": 100, "thousand": 1000}
 _EN_UNITS_OF_TIME = r"(?:second|minute|hour|day|week|fortnight|month|year)s?\b"
 
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-z\d])(?:\s*万)?%?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.,:])\d{1,2}:\d{2}(?!\d)|(?<![A-Za-z\d.,:])\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-z\d:])(?:\s*万)?%?")
 _ZH_NUMERALS = "".join(_ZH_DIGITS) + "".join(_ZH_POWERS)
-_ZH_NUMBER = re.compile(f"(?<![\\d.])(?<![\\d.] )[{_ZH_NUMERALS}]+(?:个)?半?(?=[{MEASURE_WORDS}])|半(?=个?[{MEASURE_WORDS}])")
+_ZH_NUMBER = re.compile(f"(?<![\\d.])(?<![\\d.] )(?<![\\d.]个)[{_ZH_NUMERALS}]+(?:个)?半?(?=[{MEASURE_WORDS}])|(?<![\\d.]个)(?<![\\d.] 个)半(?=个?[{MEASURE_WORDS}])")
 _EN_WORD = r"(?:" + "|".join(sorted([*_EN_NUMBERS, "one"], key=len, reverse=True)) + r")"
 _EN_NUMBER = re.compile(
     rf"\b(?:{_EN_WORD}(?:[- ]{_EN_WORD})?(?:\s+(?:hundred|thousand)(?:\s+(?:and\s+)?{_EN_WORD})?)?"
@@ -130,6 +130,8 @@ def _en_value(words: str) -> Decimal:
 
 
 def _digits_value(text: str) -> Decimal:
+    if ":" in text:  # 12:30, a time of day: its hour
+        return Decimal(text.split(":")[0])
     number = Decimal(re.sub(r"[,\s万%]", "", text))
     return number * 10000 if "万" in text else number
 
@@ -195,6 +197,9 @@ def quantities_in(text: str) -> list[Quantity]:
             if re.fullmatch(r"(?i)an?|one", raw.strip()) and (_unit_entry(unit) is None or _RATE.search(text[:match.start()])):
                 continue  # "the new one"; "80 yuan a day" is a rate, not a day
             value = read(raw)
+            if pattern is _NUMBER and unit == "半":  # 3 个半月: three and a half months
+                unit, unit_end = _unit_after(text, unit_end)
+                value += Decimal("0.5")
             half = _AND_A_HALF.match(text, unit_end) if pattern is not _ZH_NUMBER else None
             if half and _unit_entry(unit) is not None and unit != "%":
                 value += Decimal("0.5")
@@ -203,7 +208,9 @@ def quantities_in(text: str) -> list[Quantity]:
                 unit = ""  # the 3 of "3 到 5 天" has no unit of its own
             entry = UNITS["%"] if raw.endswith("%") else _unit_entry(unit)
             dimension, base = (entry[0], value * entry[1]) if entry else ("", None)
-            if _is_date_or_clock(text, match.start(), end, value, unit):
+            if ":" in raw:  # 12:30
+                shown, unit, dimension, base = raw, "", "clock", None
+            elif _is_date_or_clock(text, match.start(), end, value, unit):
                 dimension, base = ("clock" if _CLOCK.match(text, end) else "date"), None
             found.append(Quantity(match.start(), shown, unit, dimension, base))
     return sorted(found)
