@@ -1,21 +1,30 @@
 """Choose LexicalJudge's three thresholds on the development items only, and estimate how well the
 choice generalises by cross-validation.
 
-Development items: every round-1 item of ``data/triad`` (ids f001-f064, c001-c048, a001-a048;
-their round-1 held-out half was scored once and is now development data). Round-2 items (the
-held-out set) are never read: rows with a higher id are dropped before anything is computed.
+Development items: the rows with ``split == "dev"`` in ``--data`` (default ``data/triad``). After the
+round-3 labels commit these are exactly the 320 items of rounds 1 and 2 (ids f001-f128, c001-c096,
+a001-a096); the held-out rows are never read.
 
 The rule (one threshold per task): on a 0.05 grid, take the threshold with the highest accuracy
 against the first labeller; among equals, the middle one. The frozen default is that rule applied
 to all development items. Its generalisation is estimated by applying the rule to one part and
-scoring the other: round 1's dev -> held-out split, the reverse, and ``--repeats`` random halves
-stratified by (phenomenon, label). Run from the repository root:
+scoring the other:
 
-    python scripts/tune_lexical_judge.py [--repeats 200] [--seed 0]
+* cross-round: tune on round 1 (f001-f064, c001-c048, a001-a048), score round 2, and the reverse.
+  The two rounds were written by different sessions on different topics, the closest thing to a
+  fresh held-out set;
+* ``--repeats`` random halves stratified by (phenomenon, label): mean and spread.
+
+``--without RULE`` / ``--with RULE`` (repeatable) switch rules off or on from ``DEFAULT_RULES``
+(``LexicalJudge(rules=...)``), to see what each rule is worth; ``--json`` prints the figures for
+``data/triad/judge_freeze.json``. Run from the repository root:
+
+    python scripts/tune_lexical_judge.py [--data data/triad] [--repeats 200] [--seed 0] [--without RULE] [--with RULE]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
@@ -28,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ragmetrics_lite.triad import TRIAD_TASKS, LexicalJudge, agreement_summary, judge_items, read_triad_labels  # noqa: E402
+from ragmetrics_lite.triad.lexical import DEFAULT_RULES, RULES  # noqa: E402
 
 DATA = ROOT / "data" / "triad"
 ROUND1_LAST = {"faithfulness": 64, "context_relevancy": 48, "answer_relevancy": 48}
@@ -36,20 +46,18 @@ PARAMETER = {"faithfulness": "support_threshold", "context_relevancy": "relevanc
 GRID = [round(0.05 * i, 2) for i in range(21)]
 
 
-def development_items(task: str) -> pd.DataFrame:
-    """Round-1 items only, with ``round1_split`` (their split in round 1, for the old-split check)."""
-    items = read_triad_labels(DATA, task)
+def development_items(data: Path, task: str) -> pd.DataFrame:
+    """The ``dev`` rows, with ``round`` (1 or 2, from the id number)."""
+    items = read_triad_labels(data, task)
+    items = items[items["split"] == "dev"].reset_index(drop=True)
     number = items["id"].map(lambda i: int(re.sub(r"\D", "", i)))
-    items = items[number <= ROUND1_LAST[task]].reset_index(drop=True)
-    # In round 1 the split alternated dev, heldout within each (label, phenomenon) group in file order.
-    position = items.groupby(["label", "phenomenon"]).cumcount()
-    items["round1_split"] = np.where(position % 2 == 0, "dev", "heldout")
+    items["round"] = np.where(number <= ROUND1_LAST[task], 1, 2)
     return items
 
 
-def verdicts_by_threshold(items: pd.DataFrame, task: str) -> np.ndarray:
+def verdicts_by_threshold(items: pd.DataFrame, task: str, rules) -> np.ndarray:
     """A (thresholds x items) 0/1 matrix: the judge's verdict on each item at each grid threshold."""
-    return np.array([judge_items(items, task, LexicalJudge(**{PARAMETER[task]: t}))["judge"].to_numpy()
+    return np.array([judge_items(items, task, LexicalJudge(rules=rules, **{PARAMETER[task]: t}))["judge"].to_numpy()
                      for t in GRID])
 
 
@@ -76,30 +84,56 @@ def score(verdicts, labels, train) -> dict:
     return {"threshold": GRID[chosen], "accuracy": summary["accuracy"], "kappa": summary["kappa"]}
 
 
+def estimate(task: str, data: Path, repeats: int, seed: int, rules) -> dict:
+    """The frozen-default choice on all dev items and its cross-validation estimates, as a dict."""
+    items = development_items(data, task)
+    labels = items["label"].to_numpy()
+    verdicts = verdicts_by_threshold(items, task, rules)
+    chosen = choose(verdicts, labels)
+    full = agreement_summary(labels, verdicts[chosen])
+    first = items["round"].eq(1).to_numpy()
+    rng = random.Random(seed)
+    runs = pd.DataFrame([score(verdicts, labels, stratified_halves(items, rng)) for _ in range(repeats)])
+    return {
+        "n": int(full["n"]), "threshold": GRID[chosen], "accuracy": full["accuracy"],
+        "majority_share": full["majority_share"], "kappa": full["kappa"],
+        "round1_to_round2": score(verdicts, labels, first),
+        "round2_to_round1": score(verdicts, labels, ~first),
+        "random_halves": {"repeats": repeats, "seed": seed, "stratified_by": ["phenomenon", "label"],
+                          "accuracy_mean": runs.accuracy.mean(), "accuracy_sd": runs.accuracy.std(),
+                          "kappa_mean": runs.kappa.mean(), "kappa_sd": runs.kappa.std(),
+                          "threshold_median": float(runs.threshold.median())},
+        "sweep": {t: round(float(a), 3) for t, a in zip(GRID, (verdicts == labels).mean(axis=1))},
+    }
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--without", action="append", default=[], choices=RULES)
+    parser.add_argument("--with", dest="with_", action="append", default=[], choices=RULES)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON (for judge_freeze.json)")
     args = parser.parse_args(argv)
+    rules = [r for r in RULES if (r in DEFAULT_RULES or r in args.with_) and r not in args.without]
+    results = {}
     for task in TRIAD_TASKS:
-        items = development_items(task)
-        labels = items["label"].to_numpy()
-        verdicts = verdicts_by_threshold(items, task)
-        chosen = choose(verdicts, labels)
-        full = agreement_summary(labels, verdicts[chosen])
-        print(f"\n{task}: {len(items)} development items; {PARAMETER[task]} = {GRID[chosen]} "
-              f"(accuracy {full['accuracy']:.3f}, majority {full['majority_share']:.3f}, kappa {full['kappa']:.3f})")
-        old = items["round1_split"].eq("dev").to_numpy()
-        for name, train in (("round-1 dev -> round-1 held-out", old), ("round-1 held-out -> round-1 dev", ~old)):
-            r = score(verdicts, labels, train)
-            print(f"  {name}: threshold {r['threshold']}, accuracy {r['accuracy']:.3f}, kappa {r['kappa']:.3f}")
-        rng = random.Random(args.seed)
-        runs = pd.DataFrame([score(verdicts, labels, stratified_halves(items, rng)) for _ in range(args.repeats)])
-        print(f"  {args.repeats} stratified random halves: accuracy {runs.accuracy.mean():.3f} "
-              f"(sd {runs.accuracy.std():.3f}), kappa {runs.kappa.mean():.3f} (sd {runs.kappa.std():.3f}); "
-              f"threshold median {runs.threshold.median()}, range {runs.threshold.min()}-{runs.threshold.max()}")
-        sweep = (verdicts == labels).mean(axis=1)
-        print("  accuracy by threshold: " + " ".join(f"{t}:{a:.2f}" for t, a in zip(GRID, sweep)))
+        r = results[task] = estimate(task, args.data, args.repeats, args.seed, rules)
+        if args.json:
+            continue
+        h = r["random_halves"]
+        print(f"\n{task}: {r['n']} development items; {PARAMETER[task]} = {r['threshold']} "
+              f"(accuracy {r['accuracy']:.3f}, majority {r['majority_share']:.3f}, kappa {r['kappa']:.3f})")
+        for name in ("round1_to_round2", "round2_to_round1"):
+            c = r[name]
+            print(f"  {name}: threshold {c['threshold']}, accuracy {c['accuracy']:.3f}, kappa {c['kappa']:.3f}")
+        print(f"  {h['repeats']} stratified random halves: accuracy {h['accuracy_mean']:.3f} "
+              f"(sd {h['accuracy_sd']:.3f}), kappa {h['kappa_mean']:.3f} (sd {h['kappa_sd']:.3f}); "
+              f"threshold median {h['threshold_median']}")
+        print("  accuracy by threshold: " + " ".join(f"{t}:{a:.2f}" for t, a in r["sweep"].items()))
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
     return 0
 
 

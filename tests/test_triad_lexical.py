@@ -6,7 +6,9 @@ import pytest
 
 from ragmetrics_lite.triad import LexicalJudge, Verdict
 from ragmetrics_lite.triad.lexical import (
+    DEFAULT_RULES,
     NEGATION_CUES,
+    RULES,
     NEGATION_EXCEPTIONS,
     default_stopwords,
     negation_cues,
@@ -86,7 +88,8 @@ def test_every_exception_contains_a_cue():
 
 
 def test_content_words_drop_stop_words_numbers_and_cues():
-    assert JUDGE.content_words("The refunds are not processed in 3 days") == ["refunds", "processed", "days"]
+    # units (days, 小时) are compared by the quantity rule, not as words
+    assert JUDGE.content_words("The refunds are not processed in 3 days") == ["refunds", "processed"]
     assert JUDGE.content_words("什么是退款？") == ["退款"]
 
 
@@ -111,8 +114,8 @@ def test_relevance_and_address_thresholds_decide():
     assert LexicalJudge(address_threshold=0.2).answer_relevance(question, text)[0].verdict
     assert not LexicalJudge(address_threshold=0.9).answer_relevance(question, text)[0].verdict
     reason = LexicalJudge(relevance_threshold=0.2).context_relevance(question, text)[0].reason
-    # 退款 is 1 of the question's 3 words (公司, 退款, 政策) and 1 of the text's 4 (退款, 需, 天内, 申请)
-    assert reason == "overlap F1 0.29 >= 0.2: 33% of the question's words in the text, 25% of its words in the question"
+    # 退款 is 1 of the question's 3 words (公司, 退款, 政策) and 1 of the text's 3 (退款, 需, 申请; 天内 is a unit)
+    assert reason == "overlap F1 0.33 >= 0.2: 33% of the question's words in the text, 33% of its words in the question"
 
 
 def test_no_content_words():
@@ -197,24 +200,49 @@ def test_negation_is_compared_clause_by_clause():
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("W2 手表充满电需要 90 分钟。", [("90", "分")]),
+    ("W2 手表充满电需要 90 分钟。", [("90", "分钟")]),
     ("年假最多能攒十天，三十天内，两次，一百零五元", [("10", "天"), ("30", "天"), ("2", "次"), ("105", "元")]),
     ("报销一律使用电子发票，统一管理。", []),  # numerals before no measure word are not numbers
     ("需要一个订单号，十分方便，百分之三十", []),  # a lone 一 is "a"; 十分 is "very"
     ("Up to eighteen yuan, twenty-four hours, 3 to 5 working days.",
-     [("18", "yuan"), ("24", "hour"), ("3", ""), ("5", "work")]),
-    ("3 到 5 个工作日，1 至 2 天", [("3", ""), ("5", "个"), ("1", ""), ("2", "天")]),  # a range's first number
-    ("No one pays; the new one is free.", []),  # "one" is left out: it is mostly a pronoun
+     [("18", "yuan"), ("24", "hours"), ("3", ""), ("5", "working day")]),
+    ("3 到 5 个工作日，1 至 2 天", [("3", ""), ("5", "工作日"), ("1", ""), ("2", "天")]),  # a range's first number
+    ("No one pays; the new one is free.", []),  # "one" counts only before a unit
+    ("一周内，一个半小时，半天，a week, half an hour, 80 yuan a day", [
+        ("1", "周"), ("1.5", "小时"), ("0.5", "天"), ("1", "week"), ("0.5", "hour"), ("80", "yuan")]),
 ])
 def test_quantities_are_value_and_unit_with_number_words(text, expected):
-    assert quantities_in(text) == expected
+    assert [(q.value, q.unit) for q in quantities_in(text)] == expected
+
+
+@pytest.mark.parametrize("text, dimension, base", [
+    ("48 小时", "time", 172800), ("两天", "time", 172800), ("two weeks", "time", 1209600), ("14 days", "time", 1209600),
+    ("90 分钟", "time", 5400), ("an hour and a half", "time", 5400), ("5,200 mAh", "charge", 5200),
+    ("5.2 Ah", "charge", 5200), ("1.5 kg", "mass", 1500), ("1500 克", "mass", 1500), ("9 折", "share", 90),
+    ("90%", "share", 90), ("1.2 万元", "money", 12000), ("3 个工作日", "workday", 3), ("六个月", "month", 6),
+    ("半年", "month", 6), ("2025 年", "date", None), ("9 a.m.", "clock", None), ("3 个半月", "month", 3.5),
+    ("12:30 前", "clock", None),
+])
+def test_units_are_converted_to_a_base_unit(text, dimension, base):
+    [q] = quantities_in(text)
+    assert q.dimension == dimension and (q.base == base if base is not None else q.base is None)
+
+
+def test_converted_units_support_a_statement_and_working_days_are_not_days():
+    converting = LexicalJudge(rules=RULES)  # "units" is off by default (DEFAULT_RULES)
+    assert support("报销款两天内到账。", ["报销款将在 48 小时内到账。"], converting).verdict
+    assert support("The battery holds 5.2 Ah.", ["The battery holds 5,200 mAh."], converting).verdict
+    assert support("会员打九折。", ["会员享 90% 的价格。"], LexicalJudge(support_threshold=0.0, rules=RULES)).verdict
+    assert not support("退款 3 天内到账。", ["退款 3 个工作日内到账。"], converting).verdict
+    verdict = support("报销款两天内到账。", ["报销款将在 48 小时内到账。"])
+    assert not verdict.verdict and "number 2 天 not in the closest context sentence" in verdict.reason
 
 
 def test_the_unit_must_agree_unless_one_side_has_none():
     contexts = ["W2 手表充满电需要 90 分钟。"]
     assert support("W2 手表充满电需要 90 分钟。", contexts).verdict
     verdict = support("W2 手表充满电需要 90 小时。", contexts)
-    assert not verdict.verdict and "number 90 小 not in the closest context sentence" in verdict.reason
+    assert not verdict.verdict and "number 90 小时 not in the closest context sentence" in verdict.reason
     assert support("Standard delivery takes 3 to 5 working days.", ["Standard delivery takes 3 to 5 working days."]).verdict
     assert not support("Standard delivery takes 3 to 5 calendar days.",
                        ["Standard delivery takes 3 to 5 working days."]).verdict
@@ -236,3 +264,95 @@ def test_relevance_is_an_f1_of_the_overlap_both_ways():
     assert in_text == 1.0 and in_question < 0.5 and f1 == pytest.approx(2 * in_question / (1 + in_question))
     assert judge.overlap("怎么申请退款？", "公司成立于 2008 年。") == (0.0, 0.0, 0.0)
     assert judge.overlap("是什么？", "退款。") == (0.0, 0.0, 0.0)  # no content words in the question
+
+
+# ---------------------------------------------------------------- round 3: the guideline's rules
+from ragmetrics_lite.triad.answer_types import (  # noqa: E402
+    ANSWER_EVIDENCE,
+    QUESTION_TYPES,
+    answer_type_found,
+    cues_in,
+    expected_answer_types,
+    superseded,
+)
+
+
+@pytest.mark.parametrize("question, types", [
+    ("报销多久能到账？", ["duration"]), ("When does the sale end?", ["time"]), ("这款耳机多少钱？", ["amount"]),
+    ("How many colours are there?", ["number"]), ("能用微信付款吗？", ["yes_no"]), ("Can I pay by card?", ["yes_no"]),
+    ("怎么修改密码？", ["step"]), ("Where do I collect my badge?", ["place"]), ("为什么订单被取消了？", ["reason"]),
+    ("How heavy is the scale?", ["weight"]), ("蓝牙能连多远？", ["distance"]), ("食堂几点开门？", ["clock"]),
+    ("保修政策是怎样的？", ["open"]), ("年假有几天，怎么申请？", ["duration", "step"]), ("I lost my card.", []),
+])
+def test_the_question_says_what_kind_of_answer_it_wants(question, types):
+    assert expected_answer_types(question) == types
+
+
+def test_every_answer_type_has_evidence_words_or_quantities():
+    assert set(QUESTION_TYPES) == set(ANSWER_EVIDENCE)
+    assert answer_type_found("duration", "大约两周。") and answer_type_found("duration", "It ships the same day.")
+    assert not answer_type_found("duration", "该规定于 2024 年修订。")  # a year is a date, not a duration
+    assert answer_type_found("amount", "运费 12 元。") and not answer_type_found("amount", "充满电要 2 小时。")
+    assert answer_type_found("weight", "净重 1.2 kg。") and not answer_type_found("weight", "容量 450 毫升。")
+    assert answer_type_found("yes_no", "不支持。") and answer_type_found("yes_no", "No, it is not.")
+    assert answer_type_found("clock", "9 a.m. to 5 p.m.") and not answer_type_found("clock", "About 40 minutes.")
+
+
+@pytest.mark.parametrize("question, text, task, rule", [
+    ("蓝牙耳机能防水吗？", "这个要看情况，我也说不准。", "answer", "evasion"),
+    ("Does the lamp have a timer?", "Many customers ask whether the lamp has a timer.", "answer", "echo"),
+    ("发票怎么开？", "很多人想知道发票怎么开。", "context", "echo"),
+    ("What is the current parking fee?", "The parking fee has been changed twice.", "answer", "history"),
+    ("现在的押金是多少？", "旧版规定（已废止）：押金为 100 元。", "context", "superseded"),
+    ("What is the deposit now?", "Until March 2025, the deposit was 100 yuan.", "context", "superseded"),
+    ("押金多少钱？", "本页不涉及押金的规定。", "context", "not covered"),
+    ("押金多少钱？", "押金的规定很清楚。", "answer", "answer type"),
+])
+def test_each_rule_names_itself_in_the_reason(question, text, task, rule):
+    problems = LexicalJudge().rule_problems(question, text, task)
+    assert any(p.startswith(rule + ":") for p in problems), problems
+    method = JUDGE.context_relevance if task == "context" else JUDGE.answer_relevance
+    [verdict] = method(question, [text])
+    assert not verdict.verdict and rule + ":" in verdict.reason
+    # switched off, the rule says nothing
+    name = rule.replace(" ", "_")
+    assert not any(p.startswith(rule + ":") for p in LexicalJudge(rules=[r for r in RULES if r != name])
+                   .rule_problems(question, text, task))
+
+
+@pytest.mark.parametrize("question, text", [
+    ("现在的押金是多少？", "自 2025 年 3 月起，押金调整为 200 元，旧版的 100 元标准不再执行。"),  # says what holds now
+    ("What was the deposit before 2025?", "Until March 2025, the deposit was 100 yuan."),  # asks about the past
+    ("押金多少钱？", "押金为 200 元，抱歉给您带来不便。"),                                # a value despite the apology
+    ("How long does delivery take?", "It depends on the city, usually 2 days."),            # a hedge with content
+])
+def test_rules_leave_real_answers_alone(question, text):
+    assert LexicalJudge().rule_problems(question, text, "context") == []
+    assert LexicalJudge().rule_problems(question, text, "answer") == []
+
+
+def test_superseded_needs_no_statement_of_what_holds_now():
+    assert superseded("旧版规定：押金 100 元。") == ["旧版"]
+    assert superseded("自 2025 年起押金为 200 元；旧版规定的 100 元已废止。") == []
+    assert superseded("Your card is not charged until the item ships.") == []  # until + an event, not a date
+
+
+def test_cues_match_english_at_word_boundaries():
+    assert cues_in("The old scheme has been retired.", ("retired", "red")) == ["retired"]
+    assert cues_in("我不知道", ("不知道",)) == ["不知道"]
+
+
+def test_a_quantity_of_the_asked_kind_counts_without_shared_words():
+    [verdict] = JUDGE.answer_relevance("W2 手表充满电要多久？", ["大约一个半小时。"])
+    assert verdict.verdict and "gives the quantity asked for" in verdict.reason
+    [verdict] = JUDGE.answer_relevance("W2 手表充满电要多久？", ["我们公司成立于 2012 年。"])
+    assert not verdict.verdict
+
+
+def test_rules_are_checked():
+    with pytest.raises(ValueError, match="unknown rule"):
+        LexicalJudge(rules=["units", "synonyms"])
+    with pytest.raises(TypeError, match="not a single string"):
+        LexicalJudge(rules="units")
+    assert set(DEFAULT_RULES) < set(RULES) and "units" not in DEFAULT_RULES
+    assert "rules=" in repr(LexicalJudge(rules=RULES)) and "rules=" not in repr(LexicalJudge())

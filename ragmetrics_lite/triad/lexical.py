@@ -8,24 +8,31 @@ wrong; ``12_context_relevancy`` and ``14_answer_relevancy`` use it as the defaul
 library has a lexical judge; ragas' ``NonLLMContextPrecisionWithReference`` (string similarity
 >= 0.5) is the nearest relative.
 
-The rules (each broken rule adds a line to the verdict's ``reason``):
+The rules (each broken rule adds a line to the verdict's ``reason``, named after the rule):
 
 * **Content words** are :func:`~ragmetrics_lite.tokenize` tokens, lower-cased, minus the shipped
-  stop words (``ragmetrics_lite/data/stopwords.txt``, function words only), quantities, negation
-  cues and single Latin letters. A Chinese word is found when it occurs in the other text's raw
-  characters; an English word when its crude stem matches a token's (-ing/-ed/-es/-s dropped,
-  then at most 5 letters).
-* **support**: at least ``support_threshold`` of the statement's content words occur in the
-  contexts (statement coverage: a partial or drifted statement adds words the context lacks);
-  every quantity in the statement (value and unit, read on the raw text by :func:`quantities_in`)
-  occurs in the context sentence that shares most of its words; and each clause of the statement
-  agrees in negation with the closest context clause.
-* **context_relevance** / **answer_relevance**: word overlap measured both ways, the F1 (harmonic
-  mean) of the share of the question's content words found in the text and the share of the
-  text's content words found in the question, must reach ``relevance_threshold`` /
-  ``address_threshold``. A sentence that mentions the question's words in passing scores lower
-  than one about them; a text of several sentences (a whole chunk, for context precision) is
-  judged by its best sentence.
+  stop words (``ragmetrics_lite/data/stopwords.txt``, function words only), quantities and units,
+  negation cues and single Latin letters. A Chinese word is found when it occurs in the other
+  text's raw characters; an English word when its crude stem matches a token's (-ing/-ed/-es/-s
+  dropped, then at most 5 letters).
+* **support** (faithfulness): at least ``support_threshold`` of the statement's content words occur
+  in the contexts (statement coverage: a partial or drifted statement adds words the context
+  lacks); every quantity in the statement (read on the raw text, :mod:`~ragmetrics_lite.triad.quantities`)
+  occurs in a context sentence that shares most of its words, with the same value and unit or,
+  with rule ``units`` (off by default, see ``DEFAULT_RULES``), the same amount once units are
+  converted (48 小时 = 两天, 5,200 mAh = 5.2 Ah, 9 折 = 90%); and each clause of the statement agrees in negation with a closest context clause.
+* **context_relevance** / **answer_relevance**: the topic first: word overlap measured both ways,
+  the F1 (harmonic mean) of the share of the question's content words found in the text and the
+  share of the text's content words found in the question, must be above 0 and reach
+  ``relevance_threshold`` / ``address_threshold`` (a text below it still counts if it gives the
+  quantity the question asks for: "大约一个半小时" answers "多久"). Then the guideline's rules
+  (:mod:`~ragmetrics_lite.triad.answer_types`): ``answer_type`` (what the question asks for, a
+  duration, an amount, a yes or no, a step ..., must be in the text), ``echo`` (the text asks or
+  reports the question instead of answering), ``not_covered`` (it says its topic is not covered);
+  for answers ``evasion`` (it depends, 抱歉 ..., with no answer) and ``history`` (when a rule
+  changed, without its value); for context ``superseded`` (it marks its rule as no longer in force
+  and states nothing current, when the question does not ask about the past). A text of several
+  sentences (a whole chunk, for context precision) is relevant when one sentence is.
 
 Negation cues are matched on the raw text after removing the listed exceptions
 (``NEGATION_EXCEPTIONS``: words that contain a cue character without negating, such as 无论
@@ -35,30 +42,56 @@ Negation cues are matched on the raw text after removing the listed exceptions
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable
-from decimal import Decimal
+from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
 from ..tokenization import tokenize
+from .answer_types import (
+    CURRENT_CUES,
+    ECHO_CUES,
+    EVASION_CUES,
+    HISTORY_CUES,
+    NOT_COVERED_CUES,
+    PAST_QUESTION_CUES,
+    answer_type_found,
+    quantity_answer_found,
+    cues_in,
+    expected_answer_types,
+    strip_cues,
+    superseded,
+)
 from .judges import Judge, Verdict
+from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in
 from .statements import split_statements
 
 __all__ = [
     "LexicalJudge",
+    "RULES",
+    "DEFAULT_RULES",
     "NEGATION_CUES",
     "NEGATION_EXCEPTIONS",
     "MEASURE_WORDS",
     "NUMBER_EXCEPTIONS",
     "default_stopwords",
     "stopwords_sha256",
+    "word_lists",
+    "word_lists_sha256",
     "negation_cues",
     "numbers_in",
     "quantities_in",
 ]
 
 _STOPWORDS_FILE = "stopwords.txt"
+#: The rules beyond word overlap, each a name for ``LexicalJudge(rules=...)`` and in verdict reasons.
+RULES = ("units", "answer_type", "evasion", "echo", "history", "superseded", "not_covered")
+#: The rules on by default. ``units`` (converting units before comparing values) is off: in round 3's
+#: cross-validation it raised the fit on all development items but lowered the cross-round
+#: estimates (``data/triad/judge_freeze.json``), so by the tuning protocol it stays an option.
+DEFAULT_RULES = ("answer_type", "evasion", "echo", "history", "superseded", "not_covered")
 
 #: Negation cues, matched on the raw (lower-cased) text.
 NEGATION_CUES = ("没有", "不", "没", "无", "未", "非", "别", "勿", "否",
@@ -68,31 +101,9 @@ NEGATION_CUES = ("没有", "不", "没", "无", "未", "非", "别", "勿", "否
 NEGATION_EXCEPTIONS = ("无论", "不论", "不管", "不仅", "不但", "不过", "不断", "不久", "不少", "不错",
                        "非常", "除非", "未来", "未必", "是否", "否则", "特别", "区别", "分别", "类别",
                        "级别", "识别", "别人", "别的", "个别", "告别", "not only")
-#: Chinese measure words and units (量词): a run of Chinese numerals is a number only before one
-#: of them (三十天, 两次), so 一律 or 统一 hold no number. A lone 一 is left out, like English
-#: "one": 一个, 一位 mostly mean "a".
-MEASURE_WORDS = "天日周年月次个元块角分秒克斤点岁件位台只对张倍号层米升度折成项人家条页遍"
-#: Words that hold a numeral before a measure word without counting (十分 "very"); removed first.
-NUMBER_EXCEPTIONS = ("十分", "百分之")
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-              "七": 7, "八": 8, "九": 9}
-_ZH_POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-#: English number words (``one`` is left out: "no one", "the new one" count nothing).
-_EN_NUMBERS = {w: i for i, w in enumerate(
-    "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen".split()) if w != "_"}
-_EN_NUMBERS.update({w: 10 * i for i, w in enumerate(
-    "twenty thirty forty fifty sixty seventy eighty ninety".split(), start=2)})
 _ZH_CUES = re.compile("|".join(cue for cue in NEGATION_CUES if not cue.isascii()))
 _EN_CUES = re.compile(r"\b(?:" + "|".join(c for c in NEGATION_CUES if c.isalpha() and c.isascii())
                       + r")\b|n['’]t")
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,])\d+(?:,\d{3})*(?:\.\d+)?%?")
-_ZH_NUMBER = re.compile(f"[{''.join(_ZH_DIGITS)}{''.join(_ZH_POWERS)}]+(?=[{MEASURE_WORDS}])")
-_EN_NUMBER = re.compile(r"\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ](?:two|three|"
-                        r"four|five|six|seven|eight|nine|one)|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
-                        + r")\b", re.IGNORECASE)
-_RANGE_WORDS = ("到", "至", "或", "to", "or", "and")
-_UNIT = re.compile(r"\s*(?:([\u3400-\u9fff])|([A-Za-z]+))?")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _CLAUSE_END = re.compile(r"[，,：:；;。！？!?]|\.(?=\s|$)")
 
@@ -135,6 +146,37 @@ def stopwords_sha256() -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def word_lists() -> dict:
+    """Every word list and pattern the judge's rules read, by name (JSON types): what the freeze
+    record fingerprints (``data/triad/judge_freeze.json``). Notebook ``13_faithfulness``.
+
+    >>> lists = word_lists()
+    >>> lists["DEFAULT_RULES"][:2], "it depends" in lists["EVASION_CUES"]
+    (['answer_type', 'evasion'], True)
+    """
+    from . import answer_types, quantities
+
+    lists = {"DEFAULT_RULES": DEFAULT_RULES, "NEGATION_CUES": NEGATION_CUES,
+             "NEGATION_EXCEPTIONS": NEGATION_EXCEPTIONS, "MEASURE_WORDS": quantities.MEASURE_WORDS,
+             "NUMBER_EXCEPTIONS": quantities.NUMBER_EXCEPTIONS,
+             "UNITS": {word: [dimension, str(factor)] for word, (dimension, factor) in quantities.UNITS.items()}}
+    lists.update({name: getattr(answer_types, name) for name in (
+        "QUESTION_TYPES", "ANSWER_EVIDENCE", "DESCRIPTION_FORMS", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
+        "SUPERSEDED_CUES", "SUPERSEDED_PATTERNS", "CURRENT_CUES", "CURRENT_PATTERNS", "PAST_QUESTION_CUES",
+        "NOT_COVERED_CUES")})
+    return json.loads(json.dumps(lists, ensure_ascii=False))
+
+
+def word_lists_sha256() -> str:
+    """SHA-256 of :func:`word_lists` as canonical JSON (sorted keys), recorded at the freeze.
+
+    >>> len(word_lists_sha256())
+    64
+    """
+    canonical = json.dumps(word_lists(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 def negation_cues(text: str) -> list[str]:
     """The negation cues in ``text``, in order, after removing ``NEGATION_EXCEPTIONS``.
 
@@ -151,62 +193,6 @@ def negation_cues(text: str) -> list[str]:
     found = [(m.start(), m.group()) for m in _ZH_CUES.finditer(lowered)]
     found += [(m.start(), m.group().replace("’", "'")) for m in _EN_CUES.finditer(lowered)]
     return [cue for _, cue in sorted(found)]
-
-
-def _zh_value(numerals: str) -> int:
-    """三十 -> 30, 十五 -> 15, 两 -> 2, 一百零五 -> 105 (a leading 十 means 一十)."""
-    total, section, digit = 0, 0, 0
-    for char in numerals:
-        if char in _ZH_DIGITS:
-            digit = _ZH_DIGITS[char]
-        elif char == "万":
-            total, section, digit = (total + section + digit) * 10000, 0, 0
-        else:
-            section += (digit or 1) * _ZH_POWERS[char]
-            digit = 0
-    return total + section + digit
-
-
-def _en_value(words: str) -> int:
-    return sum(_EN_NUMBERS.get(w, 1) for w in re.split(r"[- ]", words.lower()))
-
-
-def quantities_in(text: str) -> list[tuple[str, str]]:
-    """(value, unit) of every number in ``text``, in order: digits, Chinese numerals before a
-    measure word (``MEASURE_WORDS``) and English number words, read on the raw text because jieba
-    cuts "30 天无理由" into 30 / 天无 / 理由. The unit is the next Chinese character or the next
-    English word's stem ("" if none, or if that is 到 / 至 / to / or, as in "3 到 5 天"). Digits glued to a letter (the product B5, version v2.1)
-    name a thing and are skipped. Notebook ``13_faithfulness``.
-
-    >>> quantities_in("支持 30 天无理由退款，满 1,000.50 元包邮，三十天内，一个订单，eighteen yuan, 95%")
-    [('30', '天'), ('1000.5', '元'), ('30', '天'), ('18', 'yuan'), ('95%', '')]
-    """
-    found = []
-    for exception in NUMBER_EXCEPTIONS:
-        text = text.replace(exception, " " * len(exception))
-    for pattern, value in ((_NUMBER, None), (_ZH_NUMBER, _zh_value), (_EN_NUMBER, _en_value)):
-        for match in pattern.finditer(text):
-            if match.group() == "一":
-                continue
-            if value is None:
-                digits = match.group().rstrip("%").replace(",", "")
-                shown = format(Decimal(digits).normalize(), "f") + ("%" if match.group().endswith("%") else "")
-            else:
-                shown = str(value(match.group()))
-            unit = _UNIT.match(text, match.end())
-            unit = "" if shown.endswith("%") else unit.group(1) or _stem((unit.group(2) or "").lower())
-            unit = "" if unit in _RANGE_WORDS else unit  # the 3 of "3 到 5 天" has no unit of its own
-            found.append((match.start(), shown, unit))
-    return [(shown, unit) for _, shown, unit in sorted(found)]
-
-
-def numbers_in(text: str) -> list[str]:
-    """The values of :func:`quantities_in` (``1,000`` -> ``1000``, ``3.50`` -> ``3.5``, 十 -> ``10``).
-
-    >>> numbers_in("支持 30 天无理由退款，满 1,000.50 元包邮，好评率 95%，十天")
-    ['30', '1000.5', '95%', '10']
-    """
-    return [value for value, _ in quantities_in(text)]
 
 
 def _stem(word: str) -> str:
@@ -229,12 +215,18 @@ class _Text(NamedTuple):
 
     raw: str
     stems: frozenset[str]
-    quantities: tuple[tuple[str, str], ...]
+    quantities: tuple[Quantity, ...]
 
 
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    """Lower-cased tokens, cached: a judge asks about the same texts many times."""
+    return tuple(token.lower() for token in tokenize(text))
+
+
+@lru_cache(maxsize=8192)
 def _prepare(text: str) -> _Text:
-    tokens = [token.lower() for token in tokenize(text)]
-    return _Text(text.lower(), frozenset(map(_stem, tokens)), tuple(quantities_in(text)))
+    return _Text(text.lower(), frozenset(map(_stem, _tokens(text))), tuple(quantities_in(text)))
 
 
 def _found_in(word: str, text: _Text) -> bool:
@@ -244,39 +236,49 @@ def _found_in(word: str, text: _Text) -> bool:
     return _stem(word) in text.stems
 
 
-def _quantity_found(quantity: tuple[str, str], text: _Text) -> bool:
-    """Same value, and the same unit unless one side has none (30 天 vs 30 分钟 differ)."""
-    value, unit = quantity
-    return any(v == value and (u == unit or not u or not unit) for v, u in text.quantities)
+def _same_unit(a: str, b: str) -> bool:
+    return a == b or not a or not b or _stem(a.lower()) == _stem(b.lower())
 
 
-def _is_quantity(word: str) -> bool:
-    """A token that is a number: digits, an English number word, or 三十天 (numerals + measure word)."""
-    return bool(_NUMBER.fullmatch(word) or _EN_NUMBER.fullmatch(word) or quantities_in(word))
+def _quantity_found(quantity: Quantity, text: _Text, convert: bool = True) -> bool:
+    """Same value and the same unit (unless one side has none: 30 天 vs 30 分钟 differ), or, with
+    ``convert``, the same amount once both units are converted (48 小时 = 两天, 9 折 = 90%)."""
+    if any(q.value == quantity.value and _same_unit(q.unit, quantity.unit) for q in text.quantities):
+        return True
+    return convert and quantity.base is not None and any(
+        q.dimension == quantity.dimension and q.base is not None and q.base == quantity.base for q in text.quantities)
+
+
+_TYPE_NAMES = {"weight": "a weight", "distance": "a distance", "clock": "a time of day", "duration": "a duration", "time": "a time", "amount": "an amount", "number": "a number",
+               "step": "a step or action", "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
 
 
 class LexicalJudge(Judge):
-    """Judge by shared content words, quantities and negation (see the module docstring).
+    """Judge by shared content words, quantities, negation and the guideline's cue rules (module docstring).
 
     ``support_threshold``: share of the statement's content words that must occur in the
     contexts. ``relevance_threshold``: the overlap F1 (question words found in the text, text
     words found in the question) a context sentence or chunk must reach. ``address_threshold``:
     the same for an answer statement. ``stopwords``: an iterable of words to ignore (default: the
-    shipped list). The defaults were chosen by cross-validation on the ``dev`` items of
-    ``data/triad`` only (``scripts/tune_lexical_judge.py``) and frozen with their figures in
-    ``data/triad/judge_freeze.json``. Notebook ``13_faithfulness``.
+    shipped list). ``rules``: the names in ``RULES`` to apply (default ``DEFAULT_RULES``, all but
+    ``units``), so a learner can switch one on or off and see what it does. The defaults were chosen by cross-validation on the
+    ``dev`` items of ``data/triad`` only (``scripts/tune_lexical_judge.py``) and frozen with their
+    figures in ``data/triad/judge_freeze.json``. Notebook ``13_faithfulness``.
 
     >>> judge = LexicalJudge()
     >>> judge.support(["产品支持 30 天无理由退款。"], ["产品支持 7 天退款。"])[0].verdict
     False
     >>> judge.answer_relevance("怎么申请退款？", ["在订单页点击申请退款。"])[0].verdict
     True
+    >>> judge.answer_relevance("W2 充满电要多久？", ["W2 的充电方式很方便。"])[0].reason.split("; ")[-1]
+    'answer type: asks for a duration, none found'
     """
 
     name = "lexical"
 
-    def __init__(self, *, support_threshold: float = 0.95, relevance_threshold: float = 0.3,
-                 address_threshold: float = 0.3, stopwords: Iterable[str] | None = None):
+    def __init__(self, *, support_threshold: float = 0.95, relevance_threshold: float = 0.05,
+                 address_threshold: float = 0.15, stopwords: Iterable[str] | None = None,
+                 rules: Iterable[str] | None = None):
         for label, value in (("support_threshold", support_threshold),
                              ("relevance_threshold", relevance_threshold),
                              ("address_threshold", address_threshold)):
@@ -284,15 +286,24 @@ class LexicalJudge(Judge):
                 raise ValueError(f"{label} must be a number in [0, 1], got {value!r}")
         if isinstance(stopwords, str):
             raise TypeError("stopwords must be a collection of words, not a single string")
+        if isinstance(rules, str):
+            raise TypeError("rules must be a collection of rule names, not a single string")
+        rules = DEFAULT_RULES if rules is None else tuple(rules)
+        unknown = [r for r in rules if r not in RULES]
+        if unknown:
+            raise ValueError(f"unknown rule(s) {unknown}; the rules are {RULES}")
         self.support_threshold = float(support_threshold)
         self.relevance_threshold = float(relevance_threshold)
         self.address_threshold = float(address_threshold)
         self.stopwords = default_stopwords() if stopwords is None else frozenset(w.lower() for w in stopwords)
+        self.rules = frozenset(rules)
 
     def __repr__(self) -> str:
+        changed = self.rules != frozenset(DEFAULT_RULES)
         return (f"LexicalJudge(support_threshold={self.support_threshold}, "
                 f"relevance_threshold={self.relevance_threshold}, "
-                f"address_threshold={self.address_threshold})")
+                f"address_threshold={self.address_threshold}"
+                + (f", rules={[r for r in RULES if r in self.rules]}" if changed else "") + ")")
 
     def content_words(self, text: str) -> list[str]:
         """Lower-cased tokens minus stop words, quantities and negation cues, first occurrence kept.
@@ -300,14 +311,14 @@ class LexicalJudge(Judge):
         >>> LexicalJudge().content_words("产品不支持 30 天无理由退款，三年保修")  # jieba cuts 天无 / 理由
         ['产品', '支持', '天无', '理由', '退款', '保修']
         """
-        words = (token.lower() for token in tokenize(text))
+        words = _tokens(text)
         return list(dict.fromkeys(
             w for w in words
-            if w not in self.stopwords and not _is_quantity(w) and negation_cues(w) != [w]
+            if w not in self.stopwords and not is_quantity(w) and negation_cues(w) != [w]
             and not (w.isascii() and len(w) == 1)
         ))
 
-    # ------------------------------------------------------------------ the three questions
+    # ------------------------------------------------------------------ faithfulness
     def support(self, statements: list[str], contexts: list[str]) -> list[Verdict]:
         """One verdict per statement: its words covered, quantities and negation agree."""
         whole = _prepare("\n".join(contexts))
@@ -321,6 +332,12 @@ class LexicalJudge(Judge):
         words = self.content_words(text)
         return max(candidates, key=lambda c: sum(_found_in(w, c[1]) for w in words))
 
+    def _closest_all(self, text: str, candidates: list) -> list[_Text]:
+        """Every prepared candidate sharing the most content words with ``text`` (ties kept)."""
+        words = self.content_words(text)
+        scores = [sum(_found_in(w, c[1]) for w in words) for c in candidates]
+        return [c[1] for c, score in zip(candidates, scores) if score == max(scores)]
+
     def _support_one(self, statement: str, whole: _Text, sentences: list, clauses: list) -> Verdict:
         words = self.content_words(statement)
         if not words:
@@ -331,11 +348,13 @@ class LexicalJudge(Judge):
         if found / len(words) < self.support_threshold:
             problems.append(f"coverage {found / len(words):.2f} < {self.support_threshold:g} "
                             f"(missing: {', '.join(missing)})")
-        sentence = self._closest(statement, sentences)[1]  # quantities: the sentence that says it
-        problems += [f"number {value}{' ' + unit if unit else ''} not in the closest context sentence"
-                     for value, unit in quantities_in(statement) if not _quantity_found((value, unit), sentence)]
-        for clause in _clauses(statement):
-            problems += self._negation_problem(clause, self._closest(clause, clauses)[0])
+        closest = self._closest_all(statement, sentences)  # quantities: the sentence(s) that say it
+        convert = "units" in self.rules
+        problems += [f"number {q.value}{' ' + q.unit if q.unit else ''} not in the closest context sentence"
+                     for q in quantities_in(statement) if not any(_quantity_found(q, c, convert) for c in closest)]
+        for clause in _clauses(statement):  # negation: the closest context clause (any of equals) agrees
+            candidates = [c[0] for c in clauses if c[1] in self._closest_all(clause, clauses)]
+            problems += min((self._negation_problem(clause, c) for c in candidates), key=len)
         reasons = [f"{found}/{len(words)} content words in the context", *problems]
         return Verdict(not problems, "; ".join(reasons))
 
@@ -350,6 +369,7 @@ class LexicalJudge(Judge):
             return [f"the closest context clause negates ({', '.join(context_said)}), the statement does not"]
         return []
 
+    # ------------------------------------------------------------------ relevance
     def overlap(self, question: str, text: str) -> tuple[float, float, float]:
         """(share of the question's words in ``text``, share of ``text``'s words in the question, F1).
 
@@ -368,26 +388,74 @@ class LexicalJudge(Judge):
         both = in_text + in_question
         return in_text, in_question, (2 * in_text * in_question / both if both else 0.0)
 
-    def _overlap(self, question: str, texts: list[str], threshold: float, where: str) -> list[Verdict]:
-        """A text of several sentences (a whole chunk) is judged by its best sentence."""
+    def rule_problems(self, question: str, text: str, task: str) -> list[str]:
+        """The guideline's rules that ``text`` breaks as an answer to ``question`` (``task`` is
+        ``"context"`` or ``"answer"``), each as "rule: why". Notebooks 12 and 14.
+
+        >>> LexicalJudge().rule_problems("Is the W2 available in blue?", "Sorry, it depends.", "answer")
+        ['evasion: it depends / sorry and no answer', 'answer type: asks for a yes or no, none found']
+        """
+        problems = []
+        types = expected_answer_types(question)
+        if "evasion" in self.rules and task == "answer" and (cues := cues_in(text, EVASION_CUES)):
+            if not self._gives_value(strip_cues(text, EVASION_CUES), types):
+                problems.append(f"evasion: {' / '.join(cues)} and no answer")
+        if "echo" in self.rules and (cues := cues_in(text, ECHO_CUES)):
+            problems.append(f"echo: restates the question ({', '.join(cues)})")
+        asks_history = bool(cues_in(question, PAST_QUESTION_CUES))
+        if "history" in self.rules and task == "answer" and not asks_history and (cues := cues_in(text, HISTORY_CUES)):
+            if not self._gives_value(strip_cues(text, HISTORY_CUES), types) and not cues_in(text, CURRENT_CUES):
+                problems.append(f"history: talks about changes ({', '.join(cues)}) without the asked value")
+        if "superseded" in self.rules and task == "context" and not asks_history and (cues := superseded(text)):
+            problems.append(f"superseded: marks what it says as no longer in force ({', '.join(cues)})")
+        if "not_covered" in self.rules and (cues := cues_in(text, NOT_COVERED_CUES)):
+            problems.append(f"not covered: says the topic is not covered here ({', '.join(cues)})")
+        if "answer_type" in self.rules and types and not any(answer_type_found(t, text) for t in types):
+            problems.append(f"answer type: asks for {' or '.join(_TYPE_NAMES[t] for t in types)}, none found")
+        return problems
+
+    @staticmethod
+    def _gives_value(text: str, types: list[str]) -> bool:
+        """Does ``text`` give what a typed part of the question asks for (years and dates left out:
+        when a rule changed is not its value)? With no typed part: any quantity that is not a date."""
+        typed = [t for t in types if t != "open"]
+        if typed:
+            return any(answer_type_found(t, text, dates=False) for t in typed)
+        return any(q.dimension != "date" for q in quantities_in(text))
+
+    def _relevance(self, question: str, texts: list[str], threshold: float, task: str) -> list[Verdict]:
+        """Topic overlap (F1) and the guideline's rules; a text of several sentences (a whole
+        chunk) is judged by its best sentence: the first that passes, else the best-overlapping."""
         asked, prepared = self.content_words(question), _prepare(question)
         if not asked:
             return [Verdict(False, "the question has no content words") for _ in texts]
+        where = "text" if task == "context" else "statement"
         verdicts = []
         for text in texts:
             sentences = _sentences(text) or [text]
-            scored = [(self._overlap_one(asked, prepared, s), s) for s in sentences]
-            (in_text, in_question, f1), best = max(scored, key=lambda pair: pair[0][2])
+            judged = []
+            for s in sentences:
+                in_text, in_question, f1 = self._overlap_one(asked, prepared, s)
+                reason = (f"overlap F1 {f1:.2f} {'>=' if f1 >= threshold else '<'} {threshold:g}: "
+                          f"{in_text:.0%} of the question's words in the {where}, "
+                          f"{in_question:.0%} of its words in the question")
+                problems = self.rule_problems(question, s, task)
+                on_topic = f1 >= threshold and f1 > 0
+                if not on_topic and "answer_type" in self.rules and any(
+                        quantity_answer_found(t, s) for t in expected_answer_types(question)):
+                    on_topic, reason = True, reason + " (below, but it gives the quantity asked for)"
+                elif f1 == 0:
+                    reason += " (no shared content word)"
+                judged.append((on_topic and not problems, f1, s, "; ".join([reason, *problems])))
+            ok, _, best, reason = max(judged, key=lambda j: (j[0], j[1]))
             shown = f" (best sentence: {best})" if len(sentences) > 1 else ""
-            verdicts.append(Verdict(f1 >= threshold, f"overlap F1 {f1:.2f} {'>=' if f1 >= threshold else '<'} "
-                                    f"{threshold:g}: {in_text:.0%} of the question's words in the {where}, "
-                                    f"{in_question:.0%} of its words in the question{shown}"))
+            verdicts.append(Verdict(ok, reason + shown))
         return verdicts
 
     def context_relevance(self, question: str, texts: list[str]) -> list[Verdict]:
-        """One verdict per text: its words and the question's overlap enough (F1, best sentence)."""
-        return self._overlap(question, texts, self.relevance_threshold, "text")
+        """One verdict per text: overlap F1 with the question, answer type, not superseded or out of scope."""
+        return self._relevance(question, texts, self.relevance_threshold, "context")
 
     def answer_relevance(self, question: str, statements: list[str]) -> list[Verdict]:
-        """One verdict per statement: its words and the question's overlap enough (F1)."""
-        return self._overlap(question, statements, self.address_threshold, "statement")
+        """One verdict per statement: overlap F1, answer type, no evasion, echo or history only."""
+        return self._relevance(question, statements, self.address_threshold, "answer")
