@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite.triad import TRIAD_TASKS, LexicalJudge, agreement_summary, judge_items, read_triad_labels
+from ragmetrics_lite.triad import (AGREEMENT_BAR, TRIAD_TASKS, LexicalJudge, agreement_summary, judge_items,
+                                   meets_agreement_bar, read_triad_labels)
 from ragmetrics_lite.triad.lexical import (
     DEFAULT_RULES,
     MEASURE_WORDS,
@@ -142,6 +143,15 @@ def test_heldout_agreement_meets_the_bounds(task):
           f"kappa {summary['kappa']:.3f}")
     assert summary["accuracy"] >= summary["majority_share"] + 0.10
     assert summary["kappa"] >= 0.40
+    assert meets_agreement_bar(summary)
+
+
+def test_the_package_bar_is_issue_10s():
+    assert AGREEMENT_BAR == {"kappa": 0.40, "accuracy_over_majority": 0.10}
+    for task in TRIAD_TASKS:   # the package's check gives the same answer as the literal one above
+        summary = _summary(task, "heldout")
+        literal = summary["accuracy"] >= summary["majority_share"] + 0.10 and summary["kappa"] >= 0.40
+        assert meets_agreement_bar(summary) == literal
 
 
 def _second_labels(task):

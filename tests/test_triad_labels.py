@@ -5,7 +5,7 @@ import math
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite.triad import TRIAD_TASKS, Judge, Verdict, agreement_summary, judge_items, read_triad_labels
+from ragmetrics_lite.triad import TRIAD_TASKS, Judge, Verdict, agreement_summary, judge_items, meets_agreement_bar, read_triad_labels
 
 ITEM = {"faithfulness": {"context": "产品支持 7 天退款。", "statement": "支持 7 天退款。"},
         "context_relevancy": {"question": "退款政策？", "sentence": "退款需在 7 天内申请。"},
@@ -119,3 +119,13 @@ def test_agreement_summary_matches_its_parts():
         agreement_summary([1], [1, 0])
     with pytest.raises(ValueError, match="empty"):
         agreement_summary([], [])
+
+
+def test_meets_agreement_bar_edges():
+    on_the_bar = agreement_summary([1] * 5 + [0] * 5, [1] * 4 + [0] + [0] * 4 + [1])  # accuracy 0.8, kappa 0.6
+    assert meets_agreement_bar(on_the_bar)
+    exactly = {"n": 10, "accuracy": 0.6, "majority_share": 0.5, "kappa": 0.4}   # 0.6 - 0.5 is 0.0999... in floats
+    assert meets_agreement_bar(exactly)
+    assert not meets_agreement_bar({**exactly, "kappa": 0.39})
+    assert not meets_agreement_bar({**exactly, "accuracy": 0.59})
+    assert not meets_agreement_bar({**exactly, "kappa": math.nan})

@@ -19,7 +19,8 @@ from ..agreement import cohens_kappa
 from .judges import Judge
 from .metrics import _ask, _judge_or_default
 
-__all__ = ["TRIAD_TASKS", "TASK_FIELDS", "read_triad_labels", "judge_items", "agreement_summary"]
+__all__ = ["TRIAD_TASKS", "TASK_FIELDS", "AGREEMENT_BAR", "read_triad_labels", "judge_items", "agreement_summary",
+           "meets_agreement_bar"]
 
 TRIAD_TASKS = ("faithfulness", "context_relevancy", "answer_relevancy")
 #: The two texts each task compares: (judged against, judged item).
@@ -28,6 +29,10 @@ TASK_FIELDS = {
     "context_relevancy": ("question", "sentence"),
     "answer_relevancy": ("question", "statement"),
 }
+#: The bar a judge must clear on held-out items before its scores are trusted (issue 10): Cohen's
+#: kappa with the labels at least 0.40, and accuracy at least 0.10 above the majority label's share
+#: (on balanced items, 0.60: always answering "yes" would score 0.50).
+AGREEMENT_BAR = {"kappa": 0.40, "accuracy_over_majority": 0.10}
 _COMMON = ("id", "split", "lang", "phenomenon")
 _CHOICES = {"split": ("dev", "heldout"), "lang": ("zh", "en")}
 
@@ -151,3 +156,23 @@ def agreement_summary(truth, predicted) -> pd.Series:
     majority = max(truth.count(0), truth.count(1)) / n
     kappa = float(cohens_kappa(truth, predicted)) if len(set(truth) | set(predicted)) > 1 else math.nan
     return pd.Series({"n": n, "accuracy": accuracy, "majority_share": majority, "kappa": kappa}, dtype=object)
+
+
+def meets_agreement_bar(summary) -> bool:
+    """Whether an :func:`agreement_summary` clears :data:`AGREEMENT_BAR` (both parts; NaN kappa fails).
+
+    Compared with a 1e-9 tolerance, so that a figure exactly on the bar (accuracy 0.6 against a
+    majority share of 0.5, whose float difference is 0.0999...) counts as clearing it.
+
+    Notebooks ``12_context_relevancy``, ``13_faithfulness`` and ``14_answer_relevancy`` hold the
+    lexical judge's held-out figures against it.
+
+    >>> meets_agreement_bar(agreement_summary([1, 1, 0, 0, 1], [1, 1, 0, 0, 0]))
+    True
+    >>> meets_agreement_bar(agreement_summary([1, 0, 1, 0], [1, 1, 1, 1]))
+    False
+    """
+    kappa = float(summary["kappa"])
+    margin = float(summary["accuracy"]) - float(summary["majority_share"])
+    return (not math.isnan(kappa) and kappa >= AGREEMENT_BAR["kappa"] - 1e-9
+            and margin >= AGREEMENT_BAR["accuracy_over_majority"] - 1e-9)
