@@ -37,6 +37,7 @@ from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
 from .playground import rank_playground
 from . import triad
 from .triad import (
+    AGREEMENT_BAR,
     TRIAD_TASKS,
     Judge,
     LexicalJudge,
@@ -55,7 +56,9 @@ from .triad import (
     judge_items,
     llm_judge_from_environment,
     openai_compatible_complete,
+    meets_agreement_bar,
     read_triad_labels,
+    ScriptedJudge,
     split_statements,
 )
 
@@ -129,4 +132,7 @@ __all__ = [
     "read_triad_labels",
     "judge_items",
     "agreement_summary",
+    "AGREEMENT_BAR",
+    "meets_agreement_bar",
+    "ScriptedJudge",
 ]

@@ -16,18 +16,8 @@ from ragmetrics_lite import RagMetricsWarning
 from ragmetrics_lite.exercises.q12_context_precision import solution
 
 
-class _Scripted(rml.triad.Judge):
-    name = "scripted"
-
-    def __init__(self, verdicts):
-        self.verdicts = verdicts
-
-    def context_relevance(self, question, texts):
-        return [rml.triad.Verdict(v, "scripted") for v in self.verdicts]
-
-
 def _helper(verdicts):
-    return rml.triad.context_precision("q", [f"chunk {k}" for k in range(len(verdicts))], _Scripted(verdicts))
+    return rml.triad.context_precision("q", [f"chunk {k}" for k in range(len(verdicts))], rml.triad.ScriptedJudge(verdicts))
 
 
 def test_the_exercise_solution_matches_the_helper_on_random_verdicts():

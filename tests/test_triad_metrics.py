@@ -227,3 +227,14 @@ def test_works_with_reference_libraries_blocked():
         """
     )
     assert out.split() == ["1.0", "0.5"]
+
+
+def test_the_shipped_scripted_judge_replays_and_refuses_a_count_mismatch():
+    from ragmetrics_lite.triad import ScriptedJudge
+
+    judge = ScriptedJudge([1, 0, True])
+    assert [v.verdict for v in judge.support(["a", "b", "c"], ["ctx"])] == [True, False, True]
+    assert [v.verdict for v in judge.answer_relevance("q", ["a", "b", "c"])] == [True, False, True]
+    assert faithfulness("一。二。三。", ["ctx"], judge=judge) == 2 / 3
+    with pytest.raises(ValueError, match="holds 3 verdicts but was asked about 2 texts"):
+        context_relevancy("q", ["一。二。"], judge=judge)

@@ -15,7 +15,7 @@ import math
 import warnings
 
 from .._validation import RagMetricsWarning
-from ..triad import Judge, Verdict, faithfulness
+from ..triad import ScriptedJudge, faithfulness
 from ._checker import Case, FunctionExercise, Mistake, same
 
 
@@ -26,24 +26,12 @@ def solution(verdicts, penalize_ambiguous_claims):
     return sum(faithful) / len(verdicts)
 
 
-class _Replay(Judge):
-    """A judge that answers support() with the verdicts it was given."""
-
-    name = "replay"
-
-    def __init__(self, supported):
-        self.supported = supported
-
-    def support(self, statements, contexts):
-        return [Verdict(s, "replayed") for s in self.supported]
-
-
 def _reference(verdicts, penalize_ambiguous_claims):
     supported = [v == "yes" or (v == "idk" and not penalize_ambiguous_claims) for v in verdicts]
     answer = "".join(f"第{i + 1}条陈述。" for i in range(len(verdicts)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RagMetricsWarning)  # nothing to judge: NaN, warned about
-        return faithfulness(answer, ["上下文"], judge=_Replay(supported))
+        return faithfulness(answer, ["上下文"], judge=ScriptedJudge(supported, reason="replayed"))
 
 
 def _same_or_both_nan(got, expected):

@@ -6,7 +6,7 @@ count a judge's yes/no verdicts (``metrics``); the judge is pluggable (``judges`
 are split by ``split_statements``; hand labels and agreement live in ``labels``. Derived in
 ``12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and ``14_answer_relevancy.ipynb``.
 """
-from .judges import Judge, Verdict
+from .judges import Judge, ScriptedJudge, Verdict
 from .labels import AGREEMENT_BAR, TRIAD_TASKS, agreement_summary, judge_items, meets_agreement_bar, read_triad_labels
 from .lexical import LexicalJudge
 from .llm import LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
@@ -26,6 +26,7 @@ __all__ = [
     "split_statements",
     "Verdict",
     "Judge",
+    "ScriptedJudge",
     "LexicalJudge",
     "LLMJudge",
     "LLMReplyError",

@@ -5,13 +5,14 @@ A judge turns pairs of texts into yes/no verdicts with a reason; the metrics in
 LLM behind the same three questions (compared in ``13_faithfulness.ipynb``). Two judges
 ship: :class:`~ragmetrics_lite.triad.lexical.LexicalJudge` (offline, deterministic, a teaching
 baseline) and ``LLMJudge`` (any ``complete(prompt) -> str`` you supply). Write your own by
-subclassing :class:`Judge`; notebooks 12-14 show a scripted one.
+subclassing :class:`Judge`; :class:`ScriptedJudge` replays given verdicts, to check a metric on
+any verdict pattern without a judge.
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Verdict", "Judge"]
+__all__ = ["Verdict", "Judge", "ScriptedJudge"]
 
 
 class Verdict(NamedTuple):
@@ -61,3 +62,37 @@ class Judge:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+class ScriptedJudge(Judge):
+    """A stand-in judge (a simulation, not a judgement): every question gets the given verdicts.
+
+    Checks a metric on any verdict pattern: the verdicts are returned, in order, whichever of the
+    three questions is asked (the metric must ask about as many texts as there are verdicts).
+    Notebook ``12_context_relevancy`` checks context precision against AP with it; exercise q13
+    replays DeepEval-style verdicts through it.
+
+    >>> import ragmetrics_lite as rml
+    >>> rml.triad.context_precision("q", ["c1", "c2", "c3"], judge=ScriptedJudge([False, True, True]))
+    0.5833333333333333
+    """
+
+    name = "scripted"
+
+    def __init__(self, verdicts, reason: str = "scripted"):
+        self.verdicts = [bool(v) for v in verdicts]
+        self.reason = reason
+
+    def _replay(self, asked: list) -> list[Verdict]:
+        if len(asked) != len(self.verdicts):
+            raise ValueError(f"ScriptedJudge holds {len(self.verdicts)} verdicts but was asked about {len(asked)} texts")
+        return [Verdict(v, self.reason) for v in self.verdicts]
+
+    def support(self, statements, contexts):
+        return self._replay(statements)
+
+    def context_relevance(self, question, texts):
+        return self._replay(texts)
+
+    def answer_relevance(self, question, statements):
+        return self._replay(statements)
