@@ -70,6 +70,7 @@ NOT_METRICS = {
     "judge_items": "runs a judge over labelled items",
     "read_triad_labels": "reads hand labels from a file",
     "agreement_summary": "compares a judge with hand labels",
+    "meets_agreement_bar": "checks an agreement summary against the bar set for a judge",
     "llm_judge_from_environment": "builds a judge",
     "openai_compatible_complete": "a client for an LLM judge",
 }
