@@ -5,20 +5,27 @@
 * DeepEval's "idk" (a claim the context does not mention) costs nothing unless
   ``penalize_ambiguous_claims``; a direct contradiction ("no") does, so the notes' answer gets 1/2
   from DeepEval as from ragas, and nothing to judge is 1 there, NaN here.
-* On the notes' refund context, of the notebook's three blind-spot probes the round-2 lexical judge
-  misses only the paraphrase: the antonym 禁止 fails because the word is not in the context (not
-  because its meaning is read), and a number written in words (三十天) is now read as 30 天.
+* On the notes' refund context, of the notebook's blind-spot probes the round-3 lexical judge
+  misses the paraphrase and, with its default rules, the same period in another unit (168 小时 for
+  7 天: the rule ``units`` is off); the antonym 禁止 fails because the word is not in the context (not
+  because its meaning is read), and a number written in words (三十天) is read as 30 天.
+* The rounds story on the recorded figures (``judge_freeze.json``): round 2's held-out faithfulness
+  cleared issue 10's bar by one item, round 3's (on twice as many fresh items) clears its accuracy
+  part and misses its kappa part by several items.
 """
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import warnings
+from pathlib import Path
 
 import pytest
 
 import ragmetrics_lite as rml
 
+FREEZE = Path(__file__).resolve().parents[1] / "data" / "triad" / "judge_freeze.json"
 CONTEXTS = ["本产品自签收之日起 7 天内可以申请退款。", "申请退款需要提供订单号，审核通过后 3 个工作日内原路退回。"]
 UNFAITHFUL = "本产品支持 30 天无理由退款。退款需要提供订单号。"
 exercise = importlib.import_module("ragmetrics_lite.exercises.q13_idk_verdicts")
@@ -67,6 +74,35 @@ def test_the_lexical_judge_on_the_notebooks_blind_spot_probes(statement, person,
     # the antonym is caught only for want of the word: where the context uses 禁止 elsewhere, it passes
     assert rml.triad.LexicalJudge().support(["本产品签收后 7 天内禁止申请退款。"],
                                             CONTEXTS + ["本产品禁止转售。"])[0].verdict
+
+
+def test_another_unit_is_read_only_with_the_units_rule():
+    statement = "本产品签收后 168 小时内可以申请退款。"   # 168 hours = 7 days: a person labels it supported
+    (default,) = rml.triad.LexicalJudge().support([statement], CONTEXTS)
+    assert "units" not in rml.triad.lexical.DEFAULT_RULES and "units" in rml.triad.lexical.RULES
+    assert default.verdict is False and "number 168 小时 not in the closest context sentence" in default.reason
+    (converted,) = rml.triad.LexicalJudge(rules=rml.triad.lexical.RULES).support([statement], CONTEXTS)
+    assert converted.verdict is True
+    # conversion keeps the value: 30 天 is still not 7 天
+    assert not rml.triad.LexicalJudge(rules=rml.triad.lexical.RULES).support(["本产品签收后三十天内可以申请退款。"], CONTEXTS)[0].verdict
+
+
+def _one_item_less(summary: dict) -> dict:
+    """The same balanced held-out set with one more item judged wrong (kappa = 2 accuracy - 1)."""
+    accuracy = summary["accuracy"] - 1 / summary["n"]
+    return {**summary, "accuracy": accuracy, "kappa": 2 * accuracy - 1}
+
+
+def test_round_two_cleared_the_bar_by_one_item_and_round_three_misses_its_kappa_part():
+    freeze = json.loads(FREEZE.read_text(encoding="utf-8"))
+    round2, round3 = freeze["round2"]["heldout"]["faithfulness"], freeze["heldout"]["faithfulness"]
+    assert round2["n"] == 64 and round3["n"] == 128 and round2["majority_share"] == round3["majority_share"] == 0.5
+    assert rml.triad.meets_agreement_bar(round2) and not rml.triad.meets_agreement_bar(_one_item_less(round2))
+    assert not rml.triad.meets_agreement_bar(round3)
+    assert round3["accuracy"] - round3["majority_share"] >= rml.triad.AGREEMENT_BAR["accuracy_over_majority"]
+    assert round3["kappa"] < rml.triad.AGREEMENT_BAR["kappa"]
+    more_right = [{**round3, "accuracy": round3["accuracy"] + k / 128, "kappa": round3["kappa"] + 2 * k / 128} for k in (6, 7)]
+    assert [rml.triad.meets_agreement_bar(s) for s in more_right] == [False, True]   # "several items short": 7
 
 
 def test_the_exercise_takes_its_expected_values_from_the_helper(monkeypatch):
