@@ -126,7 +126,8 @@ def _clauses(text: str) -> list[str]:
 
 
 def default_stopwords() -> frozenset[str]:
-    """The shipped stop-word list (generic function words), lower-cased. Shown in ``13_faithfulness``.
+    """The shipped stop-word list (generic function words), lower-cased: what LexicalJudge drops
+    before counting content words (the "content words" of the reasons in notebooks 12-14).
 
     >>> {"的", "the", "什么"} <= default_stopwords(), "不" in default_stopwords()
     (True, False)
