@@ -5,22 +5,28 @@
 * The notes' diagnosis order on the notebook's four answers: each is blamed on the check that names
   its fault (noisy retrieval on context relevancy, the invented answer on faithfulness, the
   on-topic answer that says when the refund arrives, not how to apply, on answer relevancy: it is
-  faithful and shares only 退款 with the question); the good answer passes, though its
-  faithfulness is below 1 because 提交 is not in the context. (Round 1's wording of the on-topic
-  answer, 钱会, was blamed on faithfulness by the round-2 judge: jieba cuts 钱会 out as one word the
-  context lacks; the notebook now says 退款会.)
+  faithful and shares only 退款 with the question, and the round-3 judge's answer-type rule finds
+  no step in it); the good answer passes, though its faithfulness is below 1 because 提交 is not
+  in the context. (Round 1's wording of the on-topic answer, 钱会, was blamed on faithfulness by
+  the round-2 judge: jieba cuts 钱会 out as one word the context lacks; the notebook now says
+  退款会.) The notebook asserts this next to its table only while its inputs are the shipped ones,
+  recognised by a CRC-32 of the texts and threshold: a test holds that fingerprint to the
+  parameters cell, so the guard cannot go silent.
 * A bag-of-words vector is not an embedding: 如何 and 怎么 share nothing, so a paraphrased question
   loses a third of its cosine; the exercise's cosine equals scikit-learn's on count vectors, zero
   vectors included.
-* The lexical judge's blind spots named in the notebook: a real next step worded without the
-  question's words fails. (The evasive answer that repeats the question, "我不知道怎么申请退款",
-  passed the round-2 judge; round 3's echo rule catches it.)
+* The lexical judge's behaviour on the notebook's probes: round 3's rules catch an echo of the
+  question ("我不知道怎么申请退款", which passed the round-2 judge) and a rule's history; a real
+  next step worded without the question's words still fails; and the answer-type rule takes the
+  question's own verb 申请 for the step asked for, so "申请退款很简单" passes.
 """
 from __future__ import annotations
 
 import importlib
 import math
 import random
+import re
+import zlib
 from pathlib import Path
 
 import nbformat
@@ -64,10 +70,23 @@ def test_each_broken_answer_first_fails_the_check_that_names_its_fault(p):
     assert rml.triad.faithfulness(p["off_question_answer"], [p["refund_context"]]) == 1
     off_question = rml.triad.answer_relevancy_verdicts(question, p["off_question_answer"])
     assert "50% of the question's words" in off_question.reason[0] and "退款" in p["off_question_answer"]
+    assert "answer type: asks for a step or action, none found" in off_question.reason[0]
     assert "申请" not in p["off_question_answer"]  # of the question's two content words, only 退款
     good = rml.triad.faithfulness_verdicts(p["direct_answer"], [p["refund_context"]])
     assert rml.triad.faithfulness(p["direct_answer"], [p["refund_context"]]) < 1
     assert good.reason[~good.verdict].str.contains(r"\(missing: 提交\)").all()
+
+
+def test_the_notebooks_shipped_fingerprint_matches_its_parameters_cell(p):
+    """Section 6 asserts its diagnosis only when a CRC-32 of its inputs equals a typed constant;
+    if the texts changed without the constant, the guard would never fire."""
+    source = next(c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells if c.get("id") == "a14-18")
+    constant = int(re.search(r"zlib\.crc32\(.*\) == (0x[0-9A-Fa-f]+)", source).group(1), 16)
+    cases = [([p["history_context"], p["hiring_context"]], p["history_answer"]),
+             ([p["refund_context"]], p["hallucinated_answer"]),
+             ([p["refund_context"]], p["off_question_answer"]),
+             ([p["refund_context"]], p["direct_answer"])]
+    assert zlib.crc32(repr([p["question"], *cases, p["threshold"]]).encode()) == constant
 
 
 def test_a_bag_of_words_misses_a_synonym_where_an_embedding_would_not():
@@ -91,8 +110,11 @@ def test_the_exercise_cosine_equals_scikit_learn_on_count_vectors():
 
 @pytest.mark.parametrize("statement, lexical, why", [
     ("我不知道怎么申请退款。", False, "echo: restates the question"),  # evasive, repeats the question: caught since round 3
+    ("退款规则经常调整。", False, "history: talks about changes (调整)"),  # a rule's history, not the rule: caught
     ("接着填写原因并提交。", False, "no shared content word"),    # a real next step, without the question's words: missed
     ("审核通过后，退款会在 3 到 5 个工作日内原路退回。", False, "asks for a step or action, none found"),  # on topic, off the question
+    ("申请退款很简单。", True, "overlap F1 0.80 >= 0.15"),  # says nothing of how: passed, 申请 taken for the step
+    ("退款申请的流程去年改过两次。", True, "overlap F1 0.57 >= 0.15"),  # history naming 申请: passed
 ])
 def test_the_lexical_judges_blind_spots(statement, lexical, why):
     assert rml.triad.answer_relevancy("怎么申请退款？", statement) == float(lexical)
