@@ -15,6 +15,7 @@
 * A bag-of-words vector is not an embedding: 如何 and 怎么 share nothing, so a paraphrased question
   loses a third of its cosine; the exercise's cosine equals scikit-learn's on count vectors, zero
   vectors included.
+* Section 1's rule: yes on overlap F1, or below it when a quantity question gets a quantity.
 * The lexical judge's behaviour on the notebook's probes: round 3's rules catch an echo of the
   question ("我不知道怎么申请退款", which passed the round-2 judge) and a rule's history; a real
   next step worded without the question's words still fails; and the answer-type rule takes the
@@ -119,3 +120,15 @@ def test_the_exercise_cosine_equals_scikit_learn_on_count_vectors():
 def test_the_lexical_judges_blind_spots(statement, lexical, why):
     assert rml.triad.answer_relevancy("怎么申请退款？", statement) == float(lexical)
     assert why in rml.triad.answer_relevancy_verdicts("怎么申请退款？", statement).reason[0]
+
+
+@pytest.mark.parametrize("question, statement, lexical", [
+    ("退款多久到账？", "三到五个工作日。", True),  # no shared word, but the duration asked for: passed
+    ("How large can an email attachment be?", "Every staff mailbox has a 50 GB quota.", True),  # any size passes
+    ("退款多久到账？", "客服很专业。", False),  # no shared word and no duration: failed
+])
+def test_section_1s_rule_a_quantity_question_passes_a_quantity_without_shared_words(question, statement, lexical):
+    """Section 1 says a statement passes on overlap F1, or below it when it gives the quantity asked for."""
+    verdict = rml.triad.answer_relevancy_verdicts(question, statement)
+    assert verdict.verdict[0] == lexical and "overlap F1 0.00 < 0.15" in verdict.reason[0]
+    assert ("gives the quantity asked for" in verdict.reason[0]) == lexical
