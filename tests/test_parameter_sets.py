@@ -6,8 +6,8 @@ with errors allowed, and the test fails listing each cell (by id) that has an er
 injection and the run are shared with ``scripts/run_parameter_sets.py``, which notebook authors run
 by hand. To save kernel start-ups and imports, the set files are split over three kernels
 (``tests.helpers.parameter_set_kernel``), each running its notebooks' sets in turn with the
-namespace emptied before every set (``harness.run_notebooks``). The second half tests that harness
-on a tiny synthetic notebook.
+namespace emptied before every set, and figures drawn without being encoded as PNG
+(``harness.run_notebooks``). The second half tests that harness on tiny synthetic notebooks.
 """
 from __future__ import annotations
 
@@ -183,6 +183,28 @@ def test_sets_in_one_kernel_share_no_names(tmp_path):
     assert [e["cell_id"] for e in first] == [e["cell_id"] for e in second] == ["reads-leftover"]
     assert second[0]["error"] == "NameError: name 'leftover' is not defined"
     assert [(e["cell_id"], e["error"]) for e in third] == [("reads-both", "NameError: name 'leftover' is not defined")]
+
+
+def test_a_figure_that_fails_to_draw_fails_the_set(tmp_path):
+    """In one kernel figures are drawn but not encoded as PNG (``harness.BETWEEN_SETS``); an error
+    raised while drawing (here mathtext that does not parse, found only at draw time) must still be
+    the plot cell's error, as when the inline backend saves the PNG, in a set after another."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [
+        nbformat.v4.new_code_cell('title = "recall"', id="inputs", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("%matplotlib inline\nimport matplotlib.pyplot as plt", id="setup"),
+        nbformat.v4.new_code_cell("fig, ax = plt.subplots()\nax.set_title(title)\nplt.show()", id="plot"),
+        nbformat.v4.new_code_cell("print(len(title))", id="after"),
+    ]
+    path = tmp_path / "97_plot.ipynb"
+    nbformat.write(notebook, path)
+    broken, fine = {"title": "$\\frac{1}$"}, {"title": "$\\frac{1}{2}$"}
+    first, second = harness.run_sets(path, [fine, broken])  # (a traceback through mathtext takes ~1 s)
+    assert first == []
+    assert [(e["cell_id"], e["error"].split(":")[0]) for e in second] == [("plot", "ValueError")], second
+    assert "Expected \\frac{num}{den}" in second[0]["error"]
+    assert second[0]["line"].endswith("figure.canvas.draw()"), second[0]["line"]  # drawn, not saved as PNG
 
 
 def test_one_kernel_runs_notebooks_of_one_folder_only(tmp_path):
