@@ -242,3 +242,13 @@ def test_jupyterlab_state_and_the_font_copy_are_ignored_by_git():
         assert subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT).returncode == 0, path
     assert subprocess.run(["git", "check-ignore", "-q", "jupyter_config/custom/custom.css"],
                           cwd=ROOT).returncode == 1
+
+
+def test_importing_nbformat_builds_no_grammar():
+    """requirements.txt holds jsonschema at 4.24.1: from 4.25 on, the format-nongpl extra that
+    jupyter-events asks for installs rfc3987-syntax, and importing it builds a Lark grammar, about
+    2 s of CPU in every process that imports nbformat (pytest and its workers, nbclient, nbconvert,
+    JupyterLab). Checked in a fresh interpreter of this environment."""
+    code = "import sys, nbformat; print(sorted(set(sys.modules) & {'lark', 'rfc3987_syntax'}))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr

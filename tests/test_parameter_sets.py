@@ -6,7 +6,7 @@ with errors allowed, and the test fails listing each cell (by id) that has an er
 injection and the run are shared with ``scripts/run_parameter_sets.py``, which notebook authors run
 by hand. To save kernel start-ups and imports, the set files are split over three kernels
 (``tests.helpers.parameter_set_kernel``), each running its notebooks' sets in turn with the
-namespace emptied before every set, and figures drawn without being encoded as PNG
+namespace emptied before every set, and figures laid out without being painted or encoded as PNG
 (``harness.run_notebooks``). The second half tests that harness on tiny synthetic notebooks.
 """
 from __future__ import annotations
@@ -186,7 +186,7 @@ def test_sets_in_one_kernel_share_no_names(tmp_path):
 
 
 def test_a_figure_that_fails_to_draw_fails_the_set(tmp_path):
-    """In one kernel figures are drawn but not encoded as PNG (``harness.BETWEEN_SETS``); an error
+    """In one kernel figures are laid out but neither painted nor encoded as PNG (``harness.BETWEEN_SETS``); an error
     raised while drawing (here mathtext that does not parse, found only at draw time) must still be
     the plot cell's error, as when the inline backend saves the PNG, in a set after another."""
     notebook = nbformat.v4.new_notebook()
@@ -204,7 +204,7 @@ def test_a_figure_that_fails_to_draw_fails_the_set(tmp_path):
     assert first == []
     assert [(e["cell_id"], e["error"].split(":")[0]) for e in second] == [("plot", "ValueError")], second
     assert "Expected \\frac{num}{den}" in second[0]["error"]
-    assert second[0]["line"].endswith("figure.canvas.draw()"), second[0]["line"]  # drawn, not saved as PNG
+    assert second[0]["line"].endswith("figure.draw_without_rendering()"), second[0]["line"]  # laid out, not saved
 
 
 def test_one_kernel_runs_notebooks_of_one_folder_only(tmp_path):
