@@ -39,7 +39,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import latex2mathml.converter
-import lxml.html
 import nbformat
 from fontTools import subset
 from fontTools.ttLib import TTFont
@@ -255,8 +254,10 @@ class HandoutExporter(HTMLExporter):
     """nbconvert's lab HTML with MathML formulas, embedded fonts, alt text and no CDN."""
 
     def __init__(self, **kw):
+        # optimistic_validation: validate the notebook once, after the preprocessors, not after each
+        # of the dozen (a sixth of nbconvert's time here); an invalid result still stops the export
         super().__init__(extra_loaders=[DictLoader({"handout.html.j2": TEMPLATE})],
-                         template_file="handout.html.j2", **kw)
+                         template_file="handout.html.j2", **{"optimistic_validation": True, **kw})
         self.register_preprocessor(AltTextPreprocessor(), enabled=True)
 
     def from_notebook_node(self, nb, resources=None, **kw):
@@ -299,7 +300,7 @@ def _with_class(name: str) -> str:
 IMAGES_WITHOUT_ALT = etree.XPath("//img[not(@alt)]")
 CELL_PARTS = etree.XPath(f"//*[{_with_class('jp-Notebook')}]//div[{_with_class('jp-Cell-inputWrapper')}"
                          f" or {_with_class('jp-OutputArea-output')}]")  # in document order, each once
-READER_TEXT = etree.XPath("//text()[not(ancestor::script or ancestor::style or ancestor::template)]")
+READER_TEXT = etree.XPath("//text()[not(parent::script or parent::style)]", smart_strings=False)
 
 
 # Attributes BeautifulSoup reads as a list of words (its HTML builder's table) and writes back
@@ -312,14 +313,14 @@ LOOSE_TEXT = etree.XPath("//text()[not(ancestor::pre or ancestor::textarea)]")
 ASCII_WHITESPACE = " \n\t\f\r"
 
 
-def tidy(page: lxml.html.HtmlElement) -> None:
+def tidy(page: etree._Element) -> None:
     """Write the page the way BeautifulSoup always wrote the handouts: text that is only ASCII
     whitespace (outside ``<pre>`` and ``<textarea>``) shortened to one newline, or one space if it
     had none, and a ``class`` (or another word-list attribute) with single spaces between words.
     A browser draws the page the same either way; this keeps each page's DOM as it was.
 
-    >>> page = lxml.html.document_fromstring('<div class=" a  b ">\\n\\n  <p>x</p>  <pre>\\n\\n</pre></div>')
-    >>> tidy(page); lxml.html.tostring(page.body[0], encoding="unicode")
+    >>> page = etree.HTML('<div class=" a  b ">\\n\\n  <p>x</p>  <pre>\\n\\n</pre></div>')
+    >>> tidy(page); etree.tostring(page[0][0], method="html", encoding="unicode")
     '<div class="a b">\\n<p>x</p> <pre>\\n\\n</pre></div>'
     """
     for text in LOOSE_TEXT(page):
@@ -333,16 +334,16 @@ def tidy(page: lxml.html.HtmlElement) -> None:
         value.getparent().set(value.attrname, " ".join(re.findall(r"\S+", value)))
 
 
-def accessible(page: lxml.html.HtmlElement) -> None:
+def accessible(page: etree._Element) -> None:
     """What nbconvert's HTMLExporter does last (``HandoutExporter`` leaves it out): a stock ``alt``
     on an image without one (the alt text preprocessor leaves none) and ``tabindex="0"`` on each
     cell's input and output (nbconvert's selectors ``img:not([alt])`` and ``.jp-Notebook
     div.jp-Cell-inputWrapper, .jp-Notebook div.jp-OutputArea-output``), so that the keyboard
     reaches them.
 
-    >>> page = lxml.html.document_fromstring('<div class="jp-Notebook"><div class="jp-Cell-inputWrapper"></div>'
-    ...                                      '<div class="jp-OutputArea-output"><img src="x.png"></div></div>')
-    >>> accessible(page); print(lxml.html.tostring(page.body[0], encoding="unicode"))
+    >>> page = etree.HTML('<div class="jp-Notebook"><div class="jp-Cell-inputWrapper"></div>'
+    ...                   '<div class="jp-OutputArea-output"><img src="x.png"></div></div>')
+    >>> accessible(page); print(etree.tostring(page[0][0], method="html", encoding="unicode"))
     <div class="jp-Notebook"><div class="jp-Cell-inputWrapper" tabindex="0"></div><div class="jp-OutputArea-output" tabindex="0"><img src="x.png" alt="No description has been provided for this image"></div></div>
     """
     for image in IMAGES_WITHOUT_ALT(page):
@@ -351,9 +352,9 @@ def accessible(page: lxml.html.HtmlElement) -> None:
         element.set("tabindex", "0")
 
 
-def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> lxml.html.HtmlElement:
-    """The page parsed (lxml: it parses and edits in C, a BeautifulSoup tree costs a Python call
-    per tag) with keyboard focus and alt (``accessible``), links to handouts and interview cards
+def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> etree._Element:
+    """The page parsed (lxml's HTML parser, libxml2's: it parses, searches and writes in C, where
+    BeautifulSoup makes a Python object per tag) with keyboard focus and alt (``accessible``), links to handouts and interview cards
     collapsed; the fonts come later (``FONTS_PLACEHOLDER``).
 
     >>> page = finish_page('<!DOCTYPE html><html><body><details open><summary>Q</summary>A</details>'
@@ -363,7 +364,7 @@ def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> lxml.htm
     <!DOCTYPE html>
     <html><body><details><summary>Q</summary>A</details><a href="02_x.html#Top">next</a></body></html>
     """
-    page = lxml.html.document_fromstring(html)
+    page = etree.HTML(html)
     tidy(page)
     accessible(page)
     for anchor in page.iter("a"):
@@ -374,17 +375,17 @@ def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> lxml.htm
     return page
 
 
-def reader_text(page: lxml.html.HtmlElement) -> str:
-    """The page's text as a reader sees it: every text node but those of scripts, style sheets
-    and templates (what BeautifulSoup's ``get_text`` gives).
+def reader_text(page: etree._Element) -> str:
+    """The page's text as a reader sees it: every text node but the contents of scripts and style
+    sheets (what BeautifulSoup's ``get_text`` gives, on these pages, which have no ``<template>``).
 
-    >>> reader_text(lxml.html.document_fromstring('<p>平均<b>倒数</b></p><style>p{}</style><script>x</script>'))
+    >>> reader_text(etree.HTML('<p>平均<b>倒数</b></p><style>p{}</style><script>x</script>'))
     '平均倒数'
     """
     return "".join(READER_TEXT(page))
 
 
-def serialise(page: lxml.html.HtmlElement) -> str:
+def serialise(page: etree._Element) -> str:
     """The page as HTML, with its doctype and a final newline.
 
     libxml2's HTML serialiser percent-encodes ``href`` and ``src`` values outside URI characters
@@ -392,7 +393,7 @@ def serialise(page: lxml.html.HtmlElement) -> str:
     its heading anchors encoded already, so no link in the handouts changes.
     """
     doctype = page.getroottree().docinfo.doctype or "<!DOCTYPE html>"
-    return lxml.html.tostring(page, encoding="unicode", doctype=doctype) + "\n"
+    return etree.tostring(page, method="html", encoding="unicode", doctype=doctype) + "\n"
 
 
 def glossary_notebook(path: Path = GLOSSARY):
