@@ -230,7 +230,9 @@ def font_subset_base64(path: Path, characters: set[str], extra: list[int] = ()) 
     options.layout_features = ["*"]
     options.name_IDs = ["*"]
     options.notdef_outline = True
-    options.hinting = False
+    # the bundled fonts carry no hinting (make_font.py and make_math_font.py cut them with
+    # --no-hinting): stripping it again decompiles every glyph for nothing, the bytes are the same
+    options.hinting = True
     subsetter = subset.Subsetter(options)
     available = font.getBestCmap()
     subsetter.populate(unicodes=sorted({ord(c) for c in characters if ord(c) in available}
