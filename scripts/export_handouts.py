@@ -311,27 +311,33 @@ WORD_LISTS = {"*": {"class", "accesskey", "dropzone"}, "a": {"rel", "rev"}, "lin
               "td": {"headers"}, "th": {"headers"}, "form": {"accept-charset"}, "object": {"archive"},
               "area": {"rel"}, "icon": {"sizes"}, "iframe": {"sandbox"}, "output": {"for"}}
 WORD_LIST_VALUES = etree.XPath("|".join(f"//{tag}/@{name}" for tag, names in WORD_LISTS.items() for name in names))
-LOOSE_TEXT = etree.XPath("//text()[not(ancestor::pre or ancestor::textarea)]")
+LOOSE_TEXT = etree.XPath("//text()[not(ancestor::pre or ancestor::textarea)]"
+                         " | //comment()[not(ancestor::pre or ancestor::textarea)]")
+# libxml2 gives a page without a doctype an HTML 4 one (quirks mode) unless told not to
+HTML_PARSER = etree.HTMLParser(default_doctype=False)
 ASCII_WHITESPACE = " \n\t\f\r"
 
 
 def tidy(page: etree._Element) -> None:
-    """Write the page the way BeautifulSoup always wrote the handouts: text that is only ASCII
-    whitespace (outside ``<pre>`` and ``<textarea>``) shortened to one newline, or one space if it
-    had none, and a ``class`` (or another word-list attribute) with single spaces between words.
-    A browser draws the page the same either way; this keeps each page's DOM as it was.
+    """Write the page the way BeautifulSoup always wrote the handouts: text or a comment that is
+    only ASCII whitespace (outside ``<pre>`` and ``<textarea>``) shortened to one newline, or one
+    space if it had none, and a ``class`` (or another word-list attribute) with single spaces
+    between words. A browser draws the page the same either way; this keeps each page's DOM as it was.
 
-    >>> page = etree.HTML('<div class=" a  b ">\\n\\n  <p>x</p>  <pre>\\n\\n</pre></div>')
+    >>> page = etree.HTML('<div class=" a  b ">\\n\\n  <p>x</p>  <!--  --><pre>\\n\\n</pre></div>')
     >>> tidy(page); etree.tostring(page[0][0], method="html", encoding="unicode")
-    '<div class="a b">\\n<p>x</p> <pre>\\n\\n</pre></div>'
+    '<div class="a b">\\n<p>x</p> <!-- --><pre>\\n\\n</pre></div>'
     """
-    for text in LOOSE_TEXT(page):
+    for node in LOOSE_TEXT(page):
+        text = node if isinstance(node, str) else node.text or ""
         if text.strip(ASCII_WHITESPACE) == "":
             short = "\n" if "\n" in text else " "
-            if text.is_tail:
-                text.getparent().tail = short
+            if not isinstance(node, str):
+                node.text = short
+            elif node.is_tail:
+                node.getparent().tail = short
             else:
-                text.getparent().text = short
+                node.getparent().text = short
     for value in WORD_LIST_VALUES(page):
         value.getparent().set(value.attrname, " ".join(re.findall(r"\S+", value)))
 
@@ -355,8 +361,9 @@ def accessible(page: etree._Element) -> None:
 
 
 def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> etree._Element:
-    """The page parsed (lxml's HTML parser, libxml2's: it parses, searches and writes in C, where
-    BeautifulSoup makes a Python object per tag) with keyboard focus and alt (``accessible``), links to handouts and interview cards
+    """The page parsed (libxml2's HTML parser, through lxml: it parses, searches and writes in C,
+    where BeautifulSoup makes a Python object per tag) and finished: as BeautifulSoup wrote it
+    (``tidy``), keyboard focus and alt (``accessible``), links to handouts, interview cards
     collapsed; the fonts come later (``FONTS_PLACEHOLDER``).
 
     >>> page = finish_page('<!DOCTYPE html><html><body><details open><summary>Q</summary>A</details>'
@@ -366,7 +373,7 @@ def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> etree._E
     <!DOCTYPE html>
     <html><body><details><summary>Q</summary>A</details><a href="02_x.html#Top">next</a></body></html>
     """
-    page = etree.HTML(html)
+    page = etree.fromstring(html, HTML_PARSER)
     tidy(page)
     accessible(page)
     for anchor in page.iter("a"):
@@ -388,13 +395,13 @@ def reader_text(page: etree._Element) -> str:
 
 
 def serialise(page: etree._Element) -> str:
-    """The page as HTML, with its doctype and a final newline.
+    """The page as HTML, with its doctype (if it has one) and a final newline.
 
     libxml2's HTML serialiser percent-encodes ``href`` and ``src`` values outside URI characters
     (``#召回率`` becomes ``#%E5%8F%AC...``), which a browser follows the same way; nbconvert writes
     its heading anchors encoded already, so no link in the handouts changes.
     """
-    doctype = page.getroottree().docinfo.doctype or "<!DOCTYPE html>"
+    doctype = page.getroottree().docinfo.doctype or None
     return etree.tostring(page, method="html", encoding="unicode", doctype=doctype) + "\n"
 
 
