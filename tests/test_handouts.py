@@ -104,6 +104,8 @@ def embedded_fonts(page: etree._Element) -> dict[str, TTFont]:
 
 def test_every_notebook_and_the_glossary_has_a_handout(exported):
     assert sorted(pages_of(exported)) == sorted([p.stem + ".html" for p in NOTEBOOKS] + ["glossary.html"])
+    for name, page in pages_of(exported).items():  # standards mode; without a doctype, quirks mode
+        assert page.getroottree().docinfo.doctype == "<!DOCTYPE html>", name
 
 
 def test_nothing_is_loaded_from_a_remote_url(exported):
@@ -143,7 +145,7 @@ def test_every_formula_is_mathml_and_no_tex_is_left(exported, path):
     for cell in page.xpath(f"//*[{with_class('jp-MarkdownOutput')}]"):
         # every string outside a formula, comments included
         strings = cell.xpath(".//text()[not(ancestor::math)] | .//comment()[not(ancestor::math)]")
-        text = "".join(s if isinstance(s, str) else s.text for s in strings)
+        text = "".join(s if isinstance(s, str) else s.text or "" for s in strings)
         leftover = RAW_TEX.search(text)
         assert not leftover, f"{path.name}: raw TeX {leftover[0]!r} in {text[:200]!r}"
 
