@@ -40,10 +40,10 @@ from urllib.parse import urlsplit
 
 import latex2mathml.converter
 import nbformat
-from bs4 import BeautifulSoup
 from fontTools import subset
 from fontTools.ttLib import TTFont
 from jinja2 import DictLoader, pass_context
+from lxml import etree
 from nbconvert import HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
@@ -230,7 +230,9 @@ def font_subset_base64(path: Path, characters: set[str], extra: list[int] = ()) 
     options.layout_features = ["*"]
     options.name_IDs = ["*"]
     options.notdef_outline = True
-    options.hinting = False
+    # the bundled fonts carry no hinting (make_font.py and make_math_font.py cut them with
+    # --no-hinting): stripping it again decompiles every glyph for nothing, the bytes are the same
+    options.hinting = True
     subsetter = subset.Subsetter(options)
     available = font.getBestCmap()
     subsetter.populate(unicodes=sorted({ord(c) for c in characters if ord(c) in available}
@@ -254,14 +256,16 @@ class HandoutExporter(HTMLExporter):
     """nbconvert's lab HTML with MathML formulas, embedded fonts, alt text and no CDN."""
 
     def __init__(self, **kw):
+        # optimistic_validation: validate the notebook once, after the preprocessors, not after each
+        # of the dozen (a sixth of nbconvert's time here); an invalid result still stops the export
         super().__init__(extra_loaders=[DictLoader({"handout.html.j2": TEMPLATE})],
-                         template_file="handout.html.j2", **kw)
+                         template_file="handout.html.j2", **{"optimistic_validation": True, **kw})
         self.register_preprocessor(AltTextPreprocessor(), enabled=True)
 
     def from_notebook_node(self, nb, resources=None, **kw):
         """``HTMLExporter.from_notebook_node`` without its last step, a BeautifulSoup pass
         (html.parser) over the whole page, half the export's time: ``finish_page`` parses each page
-        once and does that step's work there (``accessible``)."""
+        once, with lxml, and does that step's work there (``accessible``)."""
         language = nb.metadata.get("language_info", {})
         lexer = language.get("pygments_lexer", language.get("name"))
         self.register_filter("highlight_code",
@@ -290,32 +294,115 @@ def link_target(href: str, source_dir: Path, pages: dict[Path, str]) -> str:
     return pages[target] + (f"#{parts.fragment}" if parts.fragment else "")
 
 
-def accessible(soup: BeautifulSoup) -> None:
+def _with_class(name: str) -> str:
+    """An XPath test for an element whose ``class`` list holds ``name`` (CSS's ``.name``)."""
+    return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+IMAGES_WITHOUT_ALT = etree.XPath("//img[not(@alt)]")
+CELL_PARTS = etree.XPath(f"//*[{_with_class('jp-Notebook')}]//div[{_with_class('jp-Cell-inputWrapper')}"
+                         f" or {_with_class('jp-OutputArea-output')}]")  # in document order, each once
+READER_TEXT = etree.XPath("//text()[not(parent::script or parent::style)]", smart_strings=False)
+
+
+# Attributes BeautifulSoup reads as a list of words (its HTML builder's table) and writes back
+# one space apart: the handouts were written by BeautifulSoup until lxml replaced it.
+WORD_LISTS = {"*": {"class", "accesskey", "dropzone"}, "a": {"rel", "rev"}, "link": {"rel", "rev"},
+              "td": {"headers"}, "th": {"headers"}, "form": {"accept-charset"}, "object": {"archive"},
+              "area": {"rel"}, "icon": {"sizes"}, "iframe": {"sandbox"}, "output": {"for"}}
+WORD_LIST_VALUES = etree.XPath("|".join(f"//{tag}/@{name}" for tag, names in WORD_LISTS.items() for name in names))
+LOOSE_TEXT = etree.XPath("//text()[not(ancestor::pre or ancestor::textarea)]"
+                         " | //comment()[not(ancestor::pre or ancestor::textarea)]")
+# libxml2 gives a page without a doctype an HTML 4 one (quirks mode) unless told not to
+HTML_PARSER = etree.HTMLParser(default_doctype=False)
+ASCII_WHITESPACE = " \n\t\f\r"
+
+
+def tidy(page: etree._Element) -> None:
+    """Write the page the way BeautifulSoup always wrote the handouts: text or a comment that is
+    only ASCII whitespace (outside ``<pre>`` and ``<textarea>``) shortened to one newline, or one
+    space if it had none, and a ``class`` (or another word-list attribute) with single spaces
+    between words. A browser draws the page the same either way; this keeps each page's DOM as it was.
+
+    >>> page = etree.HTML('<div class=" a  b ">\\n\\n  <p>x</p>  <!--  --><pre>\\n\\n</pre></div>')
+    >>> tidy(page); etree.tostring(page[0][0], method="html", encoding="unicode")
+    '<div class="a b">\\n<p>x</p> <!-- --><pre>\\n\\n</pre></div>'
+    """
+    for node in LOOSE_TEXT(page):
+        text = node if isinstance(node, str) else node.text or ""
+        if text.strip(ASCII_WHITESPACE) == "":
+            short = "\n" if "\n" in text else " "
+            if not isinstance(node, str):
+                node.text = short
+            elif node.is_tail:
+                node.getparent().tail = short
+            else:
+                node.getparent().text = short
+    for value in WORD_LIST_VALUES(page):
+        value.getparent().set(value.attrname, " ".join(re.findall(r"\S+", value)))
+
+
+def accessible(page: etree._Element) -> None:
     """What nbconvert's HTMLExporter does last (``HandoutExporter`` leaves it out): a stock ``alt``
     on an image without one (the alt text preprocessor leaves none) and ``tabindex="0"`` on each
-    cell's input and output, so that the keyboard reaches them.
+    cell's input and output (nbconvert's selectors ``img:not([alt])`` and ``.jp-Notebook
+    div.jp-Cell-inputWrapper, .jp-Notebook div.jp-OutputArea-output``), so that the keyboard
+    reaches them.
 
-    >>> soup = BeautifulSoup('<div class="jp-Notebook"><div class="jp-Cell-inputWrapper"></div>'
-    ...                      '<div class="jp-OutputArea-output"><img src="x.png"></div></div>', "lxml")
-    >>> accessible(soup); print(soup.body.decode_contents())
-    <div class="jp-Notebook"><div class="jp-Cell-inputWrapper" tabindex="0"></div><div class="jp-OutputArea-output" tabindex="0"><img alt="No description has been provided for this image" src="x.png"/></div></div>
+    >>> page = etree.HTML('<div class="jp-Notebook"><div class="jp-Cell-inputWrapper"></div>'
+    ...                   '<div class="jp-OutputArea-output"><img src="x.png"></div></div>')
+    >>> accessible(page); print(etree.tostring(page[0][0], method="html", encoding="unicode"))
+    <div class="jp-Notebook"><div class="jp-Cell-inputWrapper" tabindex="0"></div><div class="jp-OutputArea-output" tabindex="0"><img src="x.png" alt="No description has been provided for this image"></div></div>
     """
-    for image in soup.select("img:not([alt])"):
-        image["alt"] = "No description has been provided for this image"
-    for element in soup.select(".jp-Notebook div.jp-Cell-inputWrapper, .jp-Notebook div.jp-OutputArea-output"):
-        element["tabindex"] = "0"
+    for image in IMAGES_WITHOUT_ALT(page):
+        image.set("alt", "No description has been provided for this image")
+    for element in CELL_PARTS(page):
+        element.set("tabindex", "0")
 
 
-def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> BeautifulSoup:
-    """Keyboard focus and alt (``accessible``), links to handouts, interview cards collapsed; the
-    fonts come later (``FONTS_PLACEHOLDER``)."""
-    soup = BeautifulSoup(html, features="lxml")
-    accessible(soup)
-    for anchor in soup.find_all("a", href=True):
-        anchor["href"] = link_target(anchor["href"], source_dir, pages)
-    for details in soup.find_all("details"):
-        del details["open"]
-    return soup
+def finish_page(html: str, source_dir: Path, pages: dict[Path, str]) -> etree._Element:
+    """The page parsed (libxml2's HTML parser, through lxml: it parses, searches and writes in C,
+    where BeautifulSoup makes a Python object per tag) and finished: as BeautifulSoup wrote it
+    (``tidy``), keyboard focus and alt (``accessible``), links to handouts, interview cards
+    collapsed; the fonts come later (``FONTS_PLACEHOLDER``).
+
+    >>> page = finish_page('<!DOCTYPE html><html><body><details open><summary>Q</summary>A</details>'
+    ...                    '<a href="02_x.ipynb#Top">next</a></body></html>', NOTEBOOK_DIR,
+    ...                    {NOTEBOOK_DIR / "02_x.ipynb": "02_x.html"})
+    >>> print(serialise(page))
+    <!DOCTYPE html>
+    <html><body><details><summary>Q</summary>A</details><a href="02_x.html#Top">next</a></body></html>
+    """
+    page = etree.fromstring(html, HTML_PARSER)
+    tidy(page)
+    accessible(page)
+    for anchor in page.iter("a"):
+        if anchor.get("href") is not None:
+            anchor.set("href", link_target(anchor.get("href"), source_dir, pages))
+    for details in page.iter("details"):
+        details.attrib.pop("open", None)
+    return page
+
+
+def reader_text(page: etree._Element) -> str:
+    """The page's text as a reader sees it: every text node but the contents of scripts and style
+    sheets (what BeautifulSoup's ``get_text`` gives, on these pages, which have no ``<template>``).
+
+    >>> reader_text(etree.HTML('<p>平均<b>倒数</b></p><style>p{}</style><script>x</script>'))
+    '平均倒数'
+    """
+    return "".join(READER_TEXT(page))
+
+
+def serialise(page: etree._Element) -> str:
+    """The page as HTML, with its doctype (if it has one) and a final newline.
+
+    libxml2's HTML serialiser percent-encodes ``href`` and ``src`` values outside URI characters
+    (``#召回率`` becomes ``#%E5%8F%AC...``), which a browser follows the same way; nbconvert writes
+    its heading anchors encoded already, so no link in the handouts changes.
+    """
+    doctype = page.getroottree().docinfo.doctype or None
+    return etree.tostring(page, method="html", encoding="unicode", doctype=doctype) + "\n"
 
 
 def glossary_notebook(path: Path = GLOSSARY):
@@ -343,10 +430,10 @@ def export(notebooks: list[Path], out_dir: Path, glossary: bool = True) -> list[
             html, resources = exporter.from_notebook_node(copy.deepcopy(notebook), resources)
         except HandoutError as error:
             raise HandoutError(f"{path.name}: {error}") from None
-        soup = finish_page(html, path.parent, pages)
-        text.append(soup.get_text())
-        math_text += [node.get_text() for node in soup.find_all("math")]
-        finished.append(str(soup))
+        page = finish_page(html, path.parent, pages)
+        text.append(reader_text(page))
+        math_text += ["".join(math.itertext()) for math in page.iter("math")]
+        finished.append(serialise(page))
         reports.append({"page": out_dir / pages[path], "source": path,
                         "images_without_alt": resources.get("images_without_alt", [])})
     fonts = font_css("".join(text), "".join(math_text))

@@ -2,11 +2,13 @@
 formulas as MathML, both fonts embedded, alt text on every plot, interview cards collapsed; then one
 handout opened in headless Chromium with the network off.
 
-The export of every notebook runs once for the module (about 12 s of CPU).
+The export of every notebook runs once for the module (about 5 s of CPU), and each page is parsed
+once, with lxml (libxml2's HTML parser, as the export's own), for every test that reads it.
 """
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import re
 import subprocess
@@ -15,8 +17,8 @@ from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
-from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
+from lxml import etree
 
 from tests.browser import ARTIFACTS, block_network, browser, fonts_used_for  # noqa: F401 (fixture)
 from tests.helpers import load_script
@@ -30,22 +32,37 @@ REMOTE = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.I)  # http://, https://
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)""", re.I)
 RAW_TEX = re.compile(r"\$[^$\s][^$]*\$|\\\(|\\\[|\\begin\{|\\frac|\\text\{")
 LOADING_ATTRIBUTES = ("src", "href", "data", "poster", "srcset", "background", "action", "formaction")
+LOADERS = "|".join([f"//*[@{attribute}]" for attribute in LOADING_ATTRIBUTES + ("style",)] + ["//style", "//script"])
+# the text a reader sees (what BeautifulSoup's get_text gave): not a script's or a style sheet's
+READER_TEXT = etree.XPath("//text()[not(parent::script or parent::style)]", smart_strings=False)
+
+
+def parse(path: Path) -> etree._Element:
+    return etree.HTML(path.read_text(encoding="utf-8"))
+
+
+def with_class(name: str) -> str:
+    """XPath for CSS's ``.name``: the element's class list holds ``name``."""
+    return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
+
+
+def text_of(element: etree._Element) -> str:
+    return "".join(element.itertext())
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory) -> dict[str, BeautifulSoup]:
+def exported(tmp_path_factory) -> dict[str, etree._Element]:
     """{page name: parsed page} of every notebook and the glossary, exported once."""
     out = tmp_path_factory.mktemp("handouts")
     reports = handouts.export(NOTEBOOKS, out)
-    pages = {report["page"].name: BeautifulSoup(report["page"].read_text(encoding="utf-8"), "lxml")
-             for report in reports}
+    pages = {report["page"].name: parse(report["page"]) for report in reports}
     pages["_folder"] = out
     pages["_reports"] = reports
     return pages
 
 
-def pages_of(exported) -> dict[str, BeautifulSoup]:
-    return {name: soup for name, soup in exported.items() if not name.startswith("_")}
+def pages_of(exported) -> dict[str, etree._Element]:
+    return {name: page for name, page in exported.items() if not name.startswith("_")}
 
 
 def markdown_formulas(path: Path) -> int:
@@ -69,11 +86,17 @@ def markdown_formulas(path: Path) -> int:
     return len(found)
 
 
-def embedded_fonts(soup: BeautifulSoup) -> dict[str, TTFont]:
-    css = "\n".join(style.get_text() for style in soup.find_all("style"))
+@functools.lru_cache(maxsize=None)
+def font_from_base64(data: str) -> TTFont:
+    """One font object per distinct embedded font (each page embeds the same two), read only."""
+    return TTFont(io.BytesIO(base64.b64decode(data)))
+
+
+def embedded_fonts(page: etree._Element) -> dict[str, TTFont]:
+    css = "\n".join(text_of(style) for style in page.iter("style"))
     fonts = {}
     for family, data in re.findall(r'@font-face\s*\{\s*font-family:\s*"([^"]+)";\s*src:\s*url\(data:font/\w+;base64,([A-Za-z0-9+/=]+)\)', css):
-        fonts[family] = TTFont(io.BytesIO(base64.b64decode(data)))
+        fonts[family] = font_from_base64(data)
     return fonts
 
 
@@ -81,26 +104,29 @@ def embedded_fonts(soup: BeautifulSoup) -> dict[str, TTFont]:
 
 def test_every_notebook_and_the_glossary_has_a_handout(exported):
     assert sorted(pages_of(exported)) == sorted([p.stem + ".html" for p in NOTEBOOKS] + ["glossary.html"])
+    for name, page in pages_of(exported).items():  # standards mode; without a doctype, quirks mode
+        assert page.getroottree().docinfo.doctype == "<!DOCTYPE html>", name
 
 
 def test_nothing_is_loaded_from_a_remote_url(exported):
     """Every attribute that makes a browser fetch, and every url() or @import in CSS, stays local."""
-    for name, soup in pages_of(exported).items():
+    for name, page in pages_of(exported).items():
         remote = []
-        for tag in soup.find_all(True):
+        for tag in page.xpath(LOADERS):  # the elements the checks below can find anything in
             for attribute in LOADING_ATTRIBUTES:
                 value = tag.get(attribute)
-                if value is None or (tag.name == "a" and attribute == "href"):
+                if value is None or (tag.tag == "a" and attribute == "href"):
                     continue  # a link is followed only when clicked
                 urls = [part.split()[0] for part in value.split(",")] if attribute == "srcset" else [value]
-                remote += [f"<{tag.name} {attribute}={url}>" for url in urls if REMOTE.match(url)]
-            for css in [tag.get("style", "")] + ([tag.get_text()] if tag.name == "style" else []):
+                remote += [f"<{tag.tag} {attribute}={url}>" for url in urls if REMOTE.match(url)]
+            for css in [tag.get("style", "")] + ([text_of(tag)] if tag.tag == "style" else []):
                 css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)  # comments load nothing
                 remote += [f"css {a or b}" for a, b in CSS_URL.findall(css) if REMOTE.match(a or b)]
-            if tag.name == "script":
-                remote += [f"script {m}" for m in re.findall(r"""(?:import\(|from\s)\s*['"]((?:https?:)?//[^'"]+)""", tag.get_text())]
+            if tag.tag == "script":
+                remote += [f"script {m}" for m in re.findall(r"""(?:import\(|from\s)\s*['"]((?:https?:)?//[^'"]+)""", text_of(tag))]
         assert not remote, f"{name} loads {remote}"
-        assert not soup.find_all("script", src=True), f"{name}: a script file ({soup.find('script', src=True)})"
+        scripts = page.xpath("//script[@src]")
+        assert not scripts, f"{name}: a script file ({etree.tostring(scripts[0], method='html', encoding='unicode')})"
 
 
 def test_the_template_cdn_blocks_are_gone(exported):
@@ -112,12 +138,14 @@ def test_the_template_cdn_blocks_are_gone(exported):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_formula_is_mathml_and_no_tex_is_left(exported, path):
-    soup = exported[path.stem + ".html"]
-    maths = soup.find_all("math")
+    page = exported[path.stem + ".html"]
+    maths = list(page.iter("math"))
     assert len(maths) == markdown_formulas(path)
     assert all(m.get("xmlns") == "http://www.w3.org/1998/Math/MathML" for m in maths)
-    for cell in soup.select(".jp-MarkdownOutput"):
-        text = "".join(s for s in cell.find_all(string=True) if not s.find_parent("math"))
+    for cell in page.xpath(f"//*[{with_class('jp-MarkdownOutput')}]"):
+        # every string outside a formula, comments included
+        strings = cell.xpath(".//text()[not(ancestor::math)] | .//comment()[not(ancestor::math)]")
+        text = "".join(s if isinstance(s, str) else s.text or "" for s in strings)
         leftover = RAW_TEX.search(text)
         assert not leftover, f"{path.name}: raw TeX {leftover[0]!r} in {text[:200]!r}"
 
@@ -125,13 +153,13 @@ def test_every_formula_is_mathml_and_no_tex_is_left(exported, path):
 def test_a_row_gap_is_a_strut_and_a_cases_brace_stretches(exported):
     """04 writes \\\\[6pt] between the two cases of RR_i: latex2mathml alone prints '[6pt]'."""
     mrr = exported["04_mrr.html"]
-    cases = [m for m in mrr.find_all("math") if m.find("mtable")][0]
-    rows = cases.find("mtable").find_all("mtr", recursive=False)
-    assert len(rows) == 2 and "6pt" not in cases.get_text() and "[" not in cases.get_text()
-    strut = rows[1].find("mspace")
-    assert strut["width"] == "0pt" and strut["height"] == "1.40em"
-    brace = cases.find("mo", string="{")
-    assert brace["stretchy"] == "true"
+    cases = [m for m in mrr.iter("math") if m.find(".//mtable") is not None][0]
+    rows = cases.find(".//mtable").findall("mtr")
+    assert len(rows) == 2 and "6pt" not in text_of(cases) and "[" not in text_of(cases)
+    strut = rows[1].find(".//mspace")
+    assert strut.get("width") == "0pt" and strut.get("height") == "1.40em"
+    brace = cases.xpath(".//mo[not(*)][. = '{']")[0]
+    assert brace.get("stretchy") == "true"
 
 
 def test_tex_to_mathml_names_a_formula_it_cannot_read():
@@ -141,37 +169,39 @@ def test_tex_to_mathml_names_a_formula_it_cannot_read():
 
 
 def test_both_fonts_are_embedded_and_cover_the_page(exported):
-    for name, soup in pages_of(exported).items():
-        fonts = embedded_fonts(soup)
+    for name, page in pages_of(exported).items():
+        fonts = embedded_fonts(page)
         assert set(fonts) == {handouts.CJK_FAMILY, handouts.MATH_FAMILY}, name
         cjk = fonts[handouts.CJK_FAMILY].getBestCmap()
-        lacking = {c for c in soup.get_text() if make_font.is_cjk(c) and ord(c) not in cjk}
+        lacking = {c for c in set("".join(READER_TEXT(page))) if make_font.is_cjk(c) and ord(c) not in cjk}
         assert not lacking, f"{name}: the embedded Chinese font lacks {''.join(sorted(lacking))}"
         math = fonts[handouts.MATH_FAMILY]
         assert "MATH" in math, f"{name}: the math font lost its MATH table"
-        in_formulas = {c for m in soup.find_all("math") for c in m.get_text()
+        in_formulas = {c for c in set("".join(text_of(m) for m in page.iter("math")))
                        if not c.isspace() and not make_font.is_cjk(c)}
         lacking = {c for c in in_formulas if ord(c) not in math.getBestCmap()}
         assert not lacking, (f"{name}: the math font lacks {''.join(sorted(lacking))}: add its range to "
                              "RANGES in scripts/make_math_font.py and rerun it")
-        css = "\n".join(style.get_text() for style in soup.find_all("style"))
+        css = "\n".join(text_of(style) for style in page.iter("style"))
         assert f'"{handouts.CJK_FAMILY}"' in css.split("--jp-content-font-family:")[1].split(";")[0]
 
 
 def test_every_plot_has_alt_text(exported):
-    for name, soup in pages_of(exported).items():
-        for image in soup.find_all("img"):
+    for name, page in pages_of(exported).items():
+        for image in page.iter("img"):
             assert image.get("alt", "").strip(), f"{name}: an image without alt text"
-            assert image["src"].startswith("data:image/"), f"{name}: an image that is not inline"
-    images = sum(len(pages_of(exported)[p.stem + ".html"].find_all("img")) for p in NOTEBOOKS)
+            assert image.get("src").startswith("data:image/"), f"{name}: an image that is not inline"
+    images = sum(len(list(pages_of(exported)[p.stem + ".html"].iter("img"))) for p in NOTEBOOKS)
     assert images == sum(1 for p in NOTEBOOKS for c in nbformat.read(p, as_version=4).cells
                          for o in c.get("outputs", []) if "image/png" in o.get("data", {}))
 
 
 def test_cell_inputs_and_outputs_take_the_keyboard_focus(exported):
     """As nbconvert's own HTML export makes them (the handout exporter does that step itself)."""
-    for name, soup in pages_of(exported).items():
-        parts = soup.select(".jp-Notebook div.jp-Cell-inputWrapper, .jp-Notebook div.jp-OutputArea-output")
+    for name, page in pages_of(exported).items():
+        # CSS: .jp-Notebook div.jp-Cell-inputWrapper, .jp-Notebook div.jp-OutputArea-output
+        parts = page.xpath(f"//*[{with_class('jp-Notebook')}]//div[{with_class('jp-Cell-inputWrapper')}]"
+                           f" | //*[{with_class('jp-Notebook')}]//div[{with_class('jp-OutputArea-output')}]")
         assert parts and all(part.get("tabindex") == "0" for part in parts), name
 
 
@@ -191,7 +221,7 @@ def test_alt_text_comes_from_output_then_cell_metadata_then_the_text_around(tmp_
     path = tmp_path / "01_tiny.ipynb"
     nbformat.write(notebook, path)
     report = handouts.export([path], tmp_path / "out", glossary=False)[0]
-    alts = [img["alt"] for img in BeautifulSoup(report["page"].read_text(encoding="utf-8"), "lxml").find_all("img")]
+    alts = [img.get("alt") for img in parse(report["page"]).iter("img")]
     assert alts == ["from the output", "from the cell", "first", "second",
                     "Plot 5 of the notebook “Recall@K · 召回率@K”, section “The picture”: Each strip is one ranking."]
     assert report["images_without_alt"] == [(notebook.cells[4].id, 5)]
@@ -199,32 +229,31 @@ def test_alt_text_comes_from_output_then_cell_metadata_then_the_text_around(tmp_
 
 def test_interview_cards_stay_collapsed(exported):
     for path in NOTEBOOKS:
-        soup = exported[path.stem + ".html"]
-        cards = soup.find_all("details")
+        cards = list(exported[path.stem + ".html"].iter("details"))
         written = sum(c.source.count("<details") for c in nbformat.read(path, as_version=4).cells
                       if c.cell_type == "markdown")
         assert len(cards) == written, path.name
-        assert not [c for c in cards if c.has_attr("open")], path.name
-        assert all(c.find("summary") for c in cards), path.name
+        assert not [c for c in cards if "open" in c.attrib], path.name
+        assert all(c.find(".//summary") is not None for c in cards), path.name
 
 
 def test_links_between_handouts_resolve(exported):
     """A link to another notebook (or the glossary) leads to its handout, and its #anchor exists."""
     folder = exported["_folder"]
-    ids = {name: {tag["id"] for tag in soup.find_all(id=True)} for name, soup in pages_of(exported).items()}
+    ids = {name: set(page.xpath("//@id")) for name, page in pages_of(exported).items()}
     broken = []
-    for name, soup in pages_of(exported).items():
-        for anchor in soup.find_all("a", href=True):
-            parts = urlsplit(anchor["href"])
+    for name, page in pages_of(exported).items():
+        for href in page.xpath("//a/@href"):
+            parts = urlsplit(href)
             if parts.scheme or parts.netloc:
                 continue
             target = parts.path or name
             if not (folder / target).is_file():
-                broken.append(f"{name}: {anchor['href']}")
+                broken.append(f"{name}: {href}")
             elif parts.fragment and not {parts.fragment, unquote(parts.fragment)} & ids.get(target, set()):
-                broken.append(f"{name}: {anchor['href']} (no such anchor)")
+                broken.append(f"{name}: {href} (no such anchor)")
     assert not broken, broken
-    assert exported["00_rag_evaluation_map.html"].find("a", href="glossary.html")
+    assert exported["00_rag_evaluation_map.html"].xpath("//a[@href = 'glossary.html']")
 
 
 def test_the_command_exports_and_lists_the_plots_without_alt_metadata(tmp_path, capsys):
