@@ -89,31 +89,27 @@ PARAMETER_SETS = "tests/test_parameter_sets.py"
 ONE_UNIT_PER_TEST = {"tests/test_launch.py"}
 
 # Seconds the slowest units took (the sum of their tests' durations from `--junitxml`, 2 workers on
-# 2 cores, other sessions loading the machine ~2.5), rounded; only the order matters. Remeasure after
+# 2 cores, machine otherwise idle, 2026-12-01), rounded; only the order matters. Remeasure after
 # a big change: `pytest -n 2 --dist loadscope --junitxml=FILE` and add up the units' test times.
 ESTIMATED_SECONDS = {
-    "tests/test_handouts.py": 45,
-    "tests/test_parameter_sets.py::kernel 0": 44,
-    "tests/test_parameter_sets.py::kernel 2": 42,
-    "tests/test_parameter_sets.py::kernel 1": 40,
-    "tests/test_speed_tokenizer_cache.py": 29,
-    "tests/test_parameter_sets.py": 26,
-    "tests/test_browser_lab.py": 17,
-    "tests/test_plotting.py": 12,
-    "notebooks/11_meteor.ipynb": 8,
-    "tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed": 8,
-    "tests/test_exercise_registry.py": 8,
-    "notebooks/09_rouge_n.ipynb": 8,
-    "notebooks/10_rouge_l.ipynb": 7,
+    "tests/test_parameter_sets.py::kernel 2": 38,
+    "tests/test_parameter_sets.py::kernel 0": 36,
+    "tests/test_parameter_sets.py::kernel 1": 35,
+    "tests/test_speed_tokenizer_cache.py": 27,
+    "tests/test_handouts.py": 19,
+    "tests/test_browser_lab.py": 16,
+    "tests/test_parameter_sets.py": 16,
+    "tests/test_exercise_registry.py": 10,
+    "tests/test_plotting.py": 10,
+    "tests/test_launch.py::test_install_once_skip_when_unchanged_update_when_changed": 9,
+    "tests/test_pytrec_eval_random.py": 9,
+    "tests/test_agreement.py": 9,
+    "tests/test_cli.py": 8,
     "notebooks/18_capstone_golden_set.ipynb": 7,
-    "tests/test_agreement.py": 7,
-    "notebooks/13_faithfulness.ipynb": 6,
-    "tests/test_notebooks_harness.py": 6,
-    "tests/test_pytrec_eval_random.py": 6,
-    "tests/test_triad_llm.py": 5,
-    "tests/test_cli.py": 5,
-    "tests/test_bleu.py": 5,
-    "tests/test_launch.py::test_a_venv_made_by_another_python_or_elsewhere_is_rebuilt": 4,
+    "notebooks/17_human_evaluation.ipynb": 6,
+    "notebooks/10_rouge_l.ipynb": 6,
+    "notebooks/11_meteor.ipynb": 6,
+    "tests/test_bleu.py": 6,
     "notebooks/": 5,  # any other notebook: a kernel and its cells
 }
 
@@ -146,7 +142,7 @@ def estimated_seconds(unit: str, tests: int) -> float:
     """How long a unit of ``tests`` tests takes: ``ESTIMATED_SECONDS``, else 0.1 s a test.
 
     >>> estimated_seconds("tests/test_handouts.py", 34), estimated_seconds("notebooks/07_ndcg.ipynb", 28)
-    (45, 5)
+    (19, 5)
     >>> estimated_seconds("tests/test_rouge.py", 34)
     3.4
     """
@@ -162,7 +158,7 @@ def longest_first(units: dict[str, int]) -> list[str]:
 
     >>> longest_first({"tests/test_rouge.py": 34, "notebooks/00_map.ipynb": 17, "tests/test_handouts.py": 34,
     ...                "tests/test_x.py": 2, "tests/test_parameter_sets.py::kernel 2": 25})
-    ['tests/test_handouts.py', 'tests/test_parameter_sets.py::kernel 2', 'notebooks/00_map.ipynb', 'tests/test_rouge.py', 'tests/test_x.py']
+    ['tests/test_parameter_sets.py::kernel 2', 'tests/test_handouts.py', 'notebooks/00_map.ipynb', 'tests/test_rouge.py', 'tests/test_x.py']
     """
     return sorted(units, key=lambda unit: -estimated_seconds(unit, units[unit]))
 
