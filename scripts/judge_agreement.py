@@ -16,7 +16,9 @@ all three tasks cost 320 calls. ``--limit N`` judges only the first N items of e
 order) for a cheap try, and ``--verdicts FILE.jsonl`` keeps every verdict (task, id, label,
 judge, reason), written as it arrives, so that a paid run can be read afterwards and is not lost
 when it stops half way. A reply that cannot be parsed stops the run with ``LLMReplyError``'s
-message, which quotes the reply, and the item's id (exit 1); the verdicts before it are kept.
+message, which quotes the reply, and the item's id (exit 1), and so does a failed request; the
+verdicts before it are kept. Retries are not made here: wrap ``complete`` for that. Bad
+arguments, unreadable label files and ``--judge llm`` without the variables exit 2 with one line.
 
 The held-out items are a fair test of a judge only if nothing about it (thresholds, word lists,
 prompts) was tuned on them: tune on ``--split dev``, freeze, then score ``heldout`` (the protocol
@@ -48,6 +50,10 @@ JUDGES = ("lexical", "llm")
 COLUMNS = ["task", "split", "n", "accuracy", "majority_share", "kappa", "meets_bar"]
 FAIRNESS = ("The held-out items are a fair test of this judge only if its prompts were not tuned on them "
             "(data/triad/README.md: tune on dev, freeze, then score heldout).")
+
+
+TUNED_ON_DEV = ("LexicalJudge's thresholds and rules were chosen on the dev items, so its figures there flatter it; "
+                "the held-out figures are the fair ones.")
 
 
 class JudgingStopped(RuntimeError):
@@ -207,6 +213,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"judge_agreement.py: error: {error}", file=sys.stderr)
         return 2
     tasks = TRIAD_TASKS if args.task == "all" else (args.task,)
+    for task in tasks:   # unreadable or empty label files stop here, before any model call
+        try:
+            if labelled_items(task, args.split, args.limit, args.data).empty:
+                raise ValueError(f"no {args.split} items")
+        except (OSError, ValueError) as error:
+            print(f"judge_agreement.py: error: cannot read the {task} labels in {args.data}: {error}",
+                  file=sys.stderr)
+            return 2
     counted = None
     if args.judge == "llm":
         judge = llm_judge_from_environment()   # prints how to set the variables when they are not set
@@ -223,28 +237,33 @@ def main(argv: list[str] | None = None) -> int:
         print(f"judge_agreement.py: error: cannot write --verdicts: {error}", file=sys.stderr)
         return 2
 
+    written = []
+
     def record(verdict: dict) -> None:
         if verdicts_file is not None:
             verdicts_file.write(json.dumps(verdict, ensure_ascii=False) + "\n")
             verdicts_file.flush()
-        if counted is not None:
-            print(f"\r{verdict['task']}: {verdict['id']}", end="", file=sys.stderr, flush=True)
+            written.append(verdict["id"])
+        if counted is not None and sys.stderr.isatty():   # progress, one line rewritten in place
+            print(f"\r{counted.calls} model calls, last {verdict['task']} {verdict['id']}".ljust(60),
+                  end="", file=sys.stderr, flush=True)
 
     try:
         table = measure(judge, tasks, args.split, args.limit, data=args.data, record=record)
     except JudgingStopped as stop:
         if not isinstance(stop.error, (LLMReplyError, OSError)):
             raise
-        print(f"\njudge_agreement.py: stopped at {stop}", file=sys.stderr)
+        print(f"{chr(10) if sys.stderr.isatty() else ''}judge_agreement.py: stopped at {stop}", file=sys.stderr)
         if args.verdicts:
-            print(f"judge_agreement.py: the {stop.judged} verdicts before it in {stop.task} (and those of "
-                  f"earlier tasks) are in {args.verdicts}", file=sys.stderr)
+            print(f"judge_agreement.py: the {len(written)} verdicts made before it are in {args.verdicts}",
+                  file=sys.stderr)
         return 1
     finally:
         if verdicts_file is not None:
             verdicts_file.close()
     if counted is not None:
-        print(file=sys.stderr)
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
         print(f"Judge: LLMJudge, model {os.environ.get(ENV_MODEL, '').strip()}")
     else:
         print(f"Judge: {judge!r}")
@@ -253,8 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     if counted is not None:
         print(FAIRNESS)
         print(f"Model calls: {counted.calls}.")
+    elif args.split != "heldout":
+        print(TUNED_ON_DEV)
     if args.verdicts:
-        print(f"Verdicts: {int(table['n'].sum())} lines in {args.verdicts}.")
+        print(f"Verdicts: {len(written)} lines in {args.verdicts}.")
     return 0
 
 

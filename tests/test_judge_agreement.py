@@ -97,15 +97,22 @@ def llm_from_environment(monkeypatch):
 # --- the lexical judge: what the freeze recorded ---------------------------------------------
 
 @pytest.fixture(scope="module")
-def lexical_heldout():
-    return script.measure(LexicalJudge(), TRIAD_TASKS, "heldout")
+def lexical():
+    """The lexical judge's table on each half, measured once."""
+    return {split: script.measure(LexicalJudge(), TRIAD_TASKS, split) for split in ("heldout", "dev")}
 
 
+@pytest.fixture
+def lexical_heldout(lexical):
+    return lexical["heldout"]
+
+
+@pytest.mark.parametrize("split", ["heldout", "dev"])
 @pytest.mark.parametrize("task", TRIAD_TASKS)
-def test_the_lexical_judge_measures_what_the_freeze_recorded(lexical_heldout, task):
-    row = lexical_heldout.set_index("task").loc[task]
-    frozen = FREEZE["heldout"][task]
-    assert row["split"] == "heldout"
+def test_the_lexical_judge_measures_what_the_freeze_recorded(lexical, split, task):
+    row = lexical[split].set_index("task").loc[task]
+    frozen = FREEZE[split][task]
+    assert row["split"] == split
     assert row["n"] == frozen["n"]
     assert row["accuracy"] == pytest.approx(frozen["accuracy"], abs=1e-12)
     assert row["majority_share"] == pytest.approx(frozen["majority_share"], abs=1e-12)
@@ -138,7 +145,7 @@ def test_main_prints_the_table_and_the_bar(capsys):
     assert row.split() == ["answer_relevancy", "heldout", str(frozen["n"]), f"{frozen['accuracy']:.3f}",
                            f"{frozen['majority_share']:.3f}", f"{frozen['kappa']:.3f}", "no"]
     assert "kappa >= 0.40 and accuracy >= majority share + 0.10" in out
-    assert "Model calls" not in out and "LexicalJudge" in out
+    assert "Model calls" not in out and "LexicalJudge" in out and script.TUNED_ON_DEV not in out
 
 
 def test_split_and_limit_choose_the_first_items_of_that_half(tmp_path, capsys):
@@ -147,7 +154,8 @@ def test_split_and_limit_choose_the_first_items_of_that_half(tmp_path, capsys):
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert [v["id"] for v in lines] == ["f001", "f002", "f003"]
     assert all(set(v) == {"task", "id", "label", "judge", "reason"} for v in lines)
-    assert " dev " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert " dev " in out and script.TUNED_ON_DEV in out
     all_items = script.labelled_items("faithfulness", "all")
     assert len(all_items) == len(read_triad_labels(DATA, "faithfulness"))
 
@@ -193,7 +201,7 @@ def test_main_with_an_llm_judge_names_the_model_the_calls_and_the_fairness_condi
     rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()[:1] in (["faithfulness"],
             ["context_relevancy"], ["answer_relevancy"])}
     assert rows["context_relevancy"][-1] == "yes" and rows["faithfulness"][-1] == "no"
-    assert len(path.read_text(encoding="utf-8").splitlines()) == 12
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 12 and f"Verdicts: 12 lines in {path}." in out
 
 
 def test_a_malformed_reply_names_the_item_and_keeps_the_earlier_verdicts(llm_from_environment, tmp_path, capsys):
@@ -203,6 +211,7 @@ def test_a_malformed_reply_names_the_item_and_keeps_the_earlier_verdicts(llm_fro
     assert script.main(["--judge", "llm", "--task", "faithfulness", "--limit", "4", "--verdicts", str(path)]) == 1
     err = capsys.readouterr().err
     assert "faithfulness item f131" in err and "LLMReplyError" in err and repr(bad) in err
+    assert f"the 2 verdicts made before it are in {path}" in err
     kept = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert [(v["id"], v["judge"]) for v in kept] == [("f129", 1), ("f130", 0)]
 
@@ -268,6 +277,15 @@ def test_an_unwritable_verdicts_file_exits_2_before_judging(tmp_path, capsys):
     assert script.main(["--verdicts", str(tmp_path / "missing" / "v.jsonl")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "cannot write --verdicts" in captured.err
+
+
+def test_missing_or_broken_labels_exit_2_before_judging(tmp_path, capsys):
+    assert script.main(["--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read the faithfulness labels" in err and "faithfulness.jsonl" in err
+    (tmp_path / "answer_relevancy.jsonl").write_text('{"id": "a1"}\n', encoding="utf-8")
+    assert script.main(["--data", str(tmp_path), "--task", "answer_relevancy"]) == 2
+    assert "missing field 'split'" in capsys.readouterr().err
 
 
 def test_the_scripts_doctests():
