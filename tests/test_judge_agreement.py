@@ -10,6 +10,7 @@ from __future__ import annotations
 import doctest
 import json
 import os
+import re
 import socket
 from pathlib import Path
 
@@ -146,6 +147,15 @@ def test_main_prints_the_table_and_the_bar(capsys):
                            f"{frozen['majority_share']:.3f}", f"{frozen['kappa']:.3f}", "no"]
     assert "kappa >= 0.40 and accuracy >= majority share + 0.10" in out
     assert "Model calls" not in out and "LexicalJudge" in out and script.TUNED_ON_DEV not in out
+
+
+def test_the_readme_shows_what_the_command_prints(capsys):
+    """README.md's example output is the lexical judge's real run, not typed-in figures."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"scripts/judge_agreement\.py`.*?```text\n(.*?)```", readme, re.S)
+    assert shown, "README.md shows no output of scripts/judge_agreement.py"
+    assert script.main([]) == 0
+    assert capsys.readouterr().out == shown[1]
 
 
 def test_split_and_limit_choose_the_first_items_of_that_half(tmp_path, capsys):
