@@ -50,8 +50,6 @@ JUDGES = ("lexical", "llm")
 COLUMNS = ["task", "split", "n", "accuracy", "majority_share", "kappa", "meets_bar"]
 FAIRNESS = ("The held-out items are a fair test of this judge only if its prompts were not tuned on them "
             "(data/triad/README.md: tune on dev, freeze, then score heldout).")
-
-
 TUNED_ON_DEV = ("LexicalJudge's thresholds and rules were chosen on the dev items, so its figures there flatter it; "
                 "the held-out figures are the fair ones.")
 
