@@ -1,0 +1,281 @@
+"""Measure how far a judge of the RAG triad agrees with the hand labels in data/triad/.
+
+One table: per task, the items judged, the judge's accuracy against the labels, the majority
+label's share, Cohen's kappa, and whether the figures clear issue 10's bar
+(``rml.triad.AGREEMENT_BAR``: kappa at least 0.40 and accuracy at least the majority share
++ 0.10). The script measures; it exits 0 whether or not the bar is met. Run from anywhere:
+
+    python scripts/judge_agreement.py                                  # LexicalJudge, all tasks, held-out items
+    python scripts/judge_agreement.py --split dev --task faithfulness
+    python scripts/judge_agreement.py --judge llm --limit 5 --verdicts try.jsonl   # 15 model calls
+
+``--judge llm`` asks the OpenAI-compatible endpoint named by ``RAGMETRICS_LLM_BASE_URL`` and
+``RAGMETRICS_LLM_MODEL`` (``RAGMETRICS_LLM_API_KEY`` if the server needs a key), through
+``rml.triad.llm_judge_from_environment()``: one model call per item, so the held-out items of
+all three tasks cost 320 calls. ``--limit N`` judges only the first N items of each task (file
+order) for a cheap try, and ``--verdicts FILE.jsonl`` keeps every verdict (task, id, label,
+judge, reason), written as it arrives, so that a paid run can be read afterwards and is not lost
+when it stops half way. A reply that cannot be parsed stops the run with ``LLMReplyError``'s
+message, which quotes the reply, and the item's id (exit 1), and so does a failed request; the
+verdicts before it are kept. Retries are not made here: wrap ``complete`` for that. Bad
+arguments, unreadable label files and ``--judge llm`` without the variables exit 2 with one line.
+
+The held-out items are a fair test of a judge only if nothing about it (thresholds, word lists,
+prompts) was tuned on them: tune on ``--split dev``, freeze, then score ``heldout`` (the protocol
+of data/triad/README.md). The lexical judge's held-out figures here equal those recorded at its
+freeze in data/triad/judge_freeze.json (tests/test_judge_agreement.py checks it).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ragmetrics_lite.triad import (AGREEMENT_BAR, TRIAD_TASKS, LexicalJudge, LLMReplyError,  # noqa: E402
+                                   agreement_summary, judge_items, llm_judge_from_environment,
+                                   meets_agreement_bar, read_triad_labels)
+from ragmetrics_lite.triad.llm import ENV_MODEL  # noqa: E402
+
+DATA = ROOT / "data" / "triad"
+SPLITS = ("heldout", "dev", "all")
+JUDGES = ("lexical", "llm")
+COLUMNS = ["task", "split", "n", "accuracy", "majority_share", "kappa", "meets_bar"]
+FAIRNESS = ("The held-out items are a fair test of this judge only if its prompts were not tuned on them "
+            "(data/triad/README.md: tune on dev, freeze, then score heldout).")
+TUNED_ON_DEV = ("LexicalJudge's thresholds and rules were chosen on the dev items, so its figures there flatter it; "
+                "the held-out figures are the fair ones.")
+
+
+class JudgingStopped(RuntimeError):
+    """The judge failed on one item: which task and item, how many verdicts came before, and why.
+
+    >>> stop = JudgingStopped("faithfulness", "f129", 2, ValueError("bad reply"))
+    >>> str(stop)
+    'faithfulness item f129 (after 2 verdicts): ValueError: bad reply'
+    """
+
+    def __init__(self, task: str, item_id: str, judged: int, error: Exception):
+        self.task, self.item_id, self.judged, self.error = task, item_id, judged, error
+        super().__init__(f"{task} item {item_id} (after {judged} verdicts): {type(error).__name__}: {error}")
+
+
+class CountedCalls:
+    """A ``complete(prompt) -> str`` that counts its calls (a call that fails counts too).
+
+    >>> complete = CountedCalls(lambda prompt: prompt.upper())
+    >>> complete("yes"), complete("no"), complete.calls
+    ('YES', 'NO', 2)
+    """
+
+    def __init__(self, complete: Callable[[str], str]):
+        self.complete, self.calls = complete, 0
+        self.__name__ = getattr(complete, "__name__", type(complete).__name__)
+
+    def __call__(self, prompt: str) -> str:
+        self.calls += 1
+        return self.complete(prompt)
+
+
+def labelled_items(task: str, split: str = "heldout", limit: int | None = None, data: Path = DATA) -> pd.DataFrame:
+    """The task's labelled items of ``split`` (``"all"``: both halves), the first ``limit`` in file order."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    items = read_triad_labels(data, task)
+    if split != "all":
+        items = items[items["split"] == split]
+    return items.head(limit).reset_index(drop=True) if limit is not None else items.reset_index(drop=True)
+
+
+def measure(judge, tasks: Sequence[str] = TRIAD_TASKS, split: str = "heldout", limit: int | None = None, *,
+            data: Path = DATA, record: Callable[[dict], None] | None = None) -> pd.DataFrame:
+    """One row per task: task, split, n, accuracy, majority_share, kappa, meets_bar.
+
+    Each item is judged on its own (one ``judge`` call, so one model call for an ``LLMJudge``) and
+    handed to ``record`` as ``{"task", "id", "label", "judge", "reason"}`` before the next is asked,
+    so the verdicts made before a failure are kept. A failing item raises :class:`JudgingStopped`
+    naming it, with the judge's error (an ``LLMReplyError`` quotes the reply) as ``error``.
+    The figures are :func:`rml.triad.agreement_summary`'s, the bar :func:`rml.triad.meets_agreement_bar`.
+
+    >>> kept = []
+    >>> table = measure(LexicalJudge(), ["answer_relevancy"], "dev", limit=6, record=kept.append)
+    >>> table[["task", "n", "accuracy", "majority_share", "kappa", "meets_bar"]]
+                   task  n  accuracy  majority_share  kappa  meets_bar
+    0  answer_relevancy  6       1.0             0.5    1.0       True
+    >>> [(v["id"], v["label"], v["judge"]) for v in kept[:2]]
+    [('a001', 1, 1), ('a002', 0, 0)]
+    """
+    rows = []
+    for task in tasks:
+        items = labelled_items(task, split, limit, data)
+        if items.empty:
+            raise ValueError(f"{task}: no items in split {split!r}")
+        verdicts = []
+        for position in range(len(items)):
+            item = items.iloc[[position]]
+            item_id = item["id"].iat[0]
+            try:
+                judged = judge_items(item, task, judge)
+            except Exception as error:
+                raise JudgingStopped(task, item_id, len(verdicts), error) from error
+            verdict = {"task": task, "id": item_id, "label": int(item["label"].iat[0]),
+                       "judge": int(judged["judge"].iat[0]), "reason": judged["reason"].iat[0]}
+            verdicts.append(verdict)
+            if record is not None:
+                record(verdict)
+        summary = agreement_summary([v["label"] for v in verdicts], [v["judge"] for v in verdicts])
+        rows.append({"task": task, "split": split, **summary.to_dict(), "meets_bar": meets_agreement_bar(summary)})
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    return table.astype({"n": int, "accuracy": float, "majority_share": float, "kappa": float, "meets_bar": bool})
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """The table as printed: three decimals, "yes"/"no" for the bar, a header in words.
+
+    >>> row = {"task": "faithfulness", "split": "heldout", "n": 4, "accuracy": 0.75,
+    ...        "majority_share": 0.5, "kappa": 0.5, "meets_bar": True}
+    >>> print(format_table(pd.DataFrame([row])))
+            task   split  n  accuracy  majority share  kappa  meets the bar
+    faithfulness heldout  4     0.750           0.500  0.500            yes
+    """
+    shown = table.rename(columns={"majority_share": "majority share", "meets_bar": "meets the bar"})
+    three = "{:.3f}".format
+    return shown.to_string(index=False, formatters={"accuracy": three, "majority share": three, "kappa": three,
+                                                     "meets the bar": lambda met: "yes" if met else "no"})
+
+
+def bar_line() -> str:
+    """The bar, read from AGREEMENT_BAR.
+
+    >>> bar_line()
+    'The bar (rml.triad.AGREEMENT_BAR): kappa >= 0.40 and accuracy >= majority share + 0.10.'
+    """
+    return (f"The bar (rml.triad.AGREEMENT_BAR): kappa >= {AGREEMENT_BAR['kappa']:.2f} and accuracy >= "
+            f"majority share + {AGREEMENT_BAR['accuracy_over_majority']:.2f}.")
+
+
+def positive_int(text: str) -> int:
+    """``--limit``'s type: a whole number of at least 1.
+
+    >>> positive_int("5")
+    5
+    >>> positive_int("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number of at least 1, got '0'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+    return value
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors come back to ``main`` (one line on stderr, exit 2), not SystemExit."""
+
+    def error(self, message: str):
+        raise _UsageError(message)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="judge_agreement.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--judge", choices=JUDGES, default="lexical",
+                        help="lexical: the offline LexicalJudge (default); llm: the model the environment names")
+    parser.add_argument("--task", choices=(*TRIAD_TASKS, "all"), default="all", help="one task, or all (default)")
+    parser.add_argument("--split", choices=SPLITS, default="heldout",
+                        help="heldout (default), dev, or all: both halves")
+    parser.add_argument("--limit", type=positive_int, metavar="N", help="judge only the first N items of each task")
+    parser.add_argument("--verdicts", type=Path, metavar="FILE.jsonl",
+                        help="write one JSON line per judged item: task, id, label, judge, reason")
+    parser.add_argument("--data", type=Path, default=DATA, help="the folder of the label files (default: data/triad)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except _UsageError as error:
+        print(f"judge_agreement.py: error: {error}", file=sys.stderr)
+        return 2
+    tasks = TRIAD_TASKS if args.task == "all" else (args.task,)
+    for task in tasks:   # unreadable or empty label files stop here, before any model call
+        try:
+            if labelled_items(task, args.split, args.limit, args.data).empty:
+                raise ValueError(f"no {args.split} items")
+        except (OSError, ValueError) as error:
+            print(f"judge_agreement.py: error: cannot read the {task} labels in {args.data}: {error}",
+                  file=sys.stderr)
+            return 2
+    counted = None
+    if args.judge == "llm":
+        judge = llm_judge_from_environment()   # prints how to set the variables when they are not set
+        if judge is None:
+            print("judge_agreement.py: error: --judge llm needs an endpoint: set the variables above",
+                  file=sys.stderr)
+            return 2
+        judge.complete = counted = CountedCalls(judge.complete)
+    else:
+        judge = LexicalJudge()
+    try:
+        verdicts_file = args.verdicts.open("w", encoding="utf-8") if args.verdicts else None
+    except OSError as error:
+        print(f"judge_agreement.py: error: cannot write --verdicts: {error}", file=sys.stderr)
+        return 2
+
+    written = []
+
+    def record(verdict: dict) -> None:
+        if verdicts_file is not None:
+            verdicts_file.write(json.dumps(verdict, ensure_ascii=False) + "\n")
+            verdicts_file.flush()
+            written.append(verdict["id"])
+        if counted is not None and sys.stderr.isatty():   # progress, one line rewritten in place
+            print(f"\r{counted.calls} model calls, last {verdict['task']} {verdict['id']}".ljust(60),
+                  end="", file=sys.stderr, flush=True)
+
+    try:
+        table = measure(judge, tasks, args.split, args.limit, data=args.data, record=record)
+    except JudgingStopped as stop:
+        if not isinstance(stop.error, (LLMReplyError, OSError)):
+            raise
+        print(f"{chr(10) if sys.stderr.isatty() else ''}judge_agreement.py: stopped at {stop}", file=sys.stderr)
+        if args.verdicts:
+            print(f"judge_agreement.py: the {len(written)} verdicts made before it are in {args.verdicts}",
+                  file=sys.stderr)
+        return 1
+    finally:
+        if verdicts_file is not None:
+            verdicts_file.close()
+    if counted is not None:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        print(f"Judge: LLMJudge, model {os.environ.get(ENV_MODEL, '').strip()}")
+    else:
+        print(f"Judge: {judge!r}")
+    print(format_table(table))
+    print(bar_line())
+    if counted is not None:
+        print(FAIRNESS)
+        print(f"Model calls: {counted.calls}.")
+    elif args.split != "heldout":
+        print(TUNED_ON_DEV)
+    if args.verdicts:
+        print(f"Verdicts: {len(written)} lines in {args.verdicts}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

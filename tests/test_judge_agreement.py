@@ -1,0 +1,302 @@
+"""scripts/judge_agreement.py: a judge measured against the triad's hand labels.
+
+The lexical judge's held-out table must equal the figures recorded at its freeze
+(data/triad/judge_freeze.json); an LLMJudge is driven by a scripted ``complete`` (no network:
+an autouse fixture refuses every connection), with the expected figures worked out by hand
+from the scripted verdicts and the items' labels.
+"""
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import re
+import socket
+from pathlib import Path
+
+import pytest
+import requests
+
+from ragmetrics_lite.triad import (TRIAD_TASKS, LexicalJudge, LLMJudge, LLMReplyError, judge_items,
+                                   meets_agreement_bar, read_triad_labels)
+from ragmetrics_lite.triad.labels import TASK_FIELDS
+from ragmetrics_lite.triad.llm import LLM_ENVIRONMENT_VARIABLES
+from tests.helpers import load_script
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "data" / "triad"
+FREEZE = json.loads((DATA / "judge_freeze.json").read_text(encoding="utf-8"))
+script = load_script(ROOT / "scripts" / "judge_agreement.py", "judge_agreement")
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a test tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+class Scripted:
+    """A ``complete`` that records its prompts and returns its replies in turn."""
+
+    def __init__(self, *replies):
+        self.replies, self.prompts = list(replies), []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+
+def reply(word: str, reason: str = "scripted") -> str:
+    return json.dumps({"verdicts": [{"verdict": word, "reason": reason}]})
+
+
+# The first four held-out items of each task, in file order, with their labels (checked below
+# against the files): faithfulness f129-f132 are all "direct" items labelled 1; the relevancy
+# items alternate 1, 0.
+FIRST_FOUR = {
+    "faithfulness": (["f129", "f130", "f131", "f132"], [1, 1, 1, 1]),
+    "context_relevancy": (["c097", "c098", "c099", "c100"], [1, 0, 1, 0]),
+    "answer_relevancy": (["a097", "a098", "a099", "a100"], [1, 0, 1, 0]),
+}
+SCRIPTED = {
+    "faithfulness": ["yes", "no", "yes", "yes"],
+    "context_relevancy": ["yes", "no", "no", "no"],
+    "answer_relevancy": ["yes", "yes", "yes", "yes"],
+}
+# By hand, kappa = (p_o - p_e) / (1 - p_e), p_e = sum over labels of P(truth = l) * P(judge = l):
+# faithfulness:      3 of 4 agree, p_o 0.75; p_e = 1 * 0.75 + 0 * 0.25 = 0.75; kappa 0: below the bar
+#                    although accuracy is 0.75 (the majority share is 1.0).
+# context_relevancy: 3 of 4 agree, p_o 0.75; p_e = 0.5 * 0.25 + 0.5 * 0.75 = 0.5; kappa 0.5: meets it.
+# answer_relevancy:  2 of 4 agree, p_o 0.5; p_e = 0.5 * 1 + 0.5 * 0 = 0.5; kappa 0: always "yes".
+EXPECTED = {
+    "faithfulness": {"n": 4, "accuracy": 0.75, "majority_share": 1.0, "kappa": 0.0, "meets_bar": False},
+    "context_relevancy": {"n": 4, "accuracy": 0.75, "majority_share": 0.5, "kappa": 0.5, "meets_bar": True},
+    "answer_relevancy": {"n": 4, "accuracy": 0.5, "majority_share": 0.5, "kappa": 0.0, "meets_bar": False},
+}
+
+
+def scripted_judge() -> tuple[LLMJudge, Scripted]:
+    complete = Scripted(*(reply(word) for task in TRIAD_TASKS for word in SCRIPTED[task]))
+    return LLMJudge(complete), complete
+
+
+@pytest.fixture
+def llm_from_environment(monkeypatch):
+    """main()'s --judge llm gets the LLMJudge the test sets, as if the variables named an endpoint."""
+    judges = []
+    monkeypatch.setattr(script, "llm_judge_from_environment", lambda: judges.pop(0))
+    monkeypatch.setenv("RAGMETRICS_LLM_MODEL", "scripted-model")
+    return judges
+
+
+# --- the lexical judge: what the freeze recorded ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def lexical():
+    """The lexical judge's table on each half, measured once."""
+    return {split: script.measure(LexicalJudge(), TRIAD_TASKS, split) for split in ("heldout", "dev")}
+
+
+@pytest.fixture
+def lexical_heldout(lexical):
+    return lexical["heldout"]
+
+
+@pytest.mark.parametrize("split", ["heldout", "dev"])
+@pytest.mark.parametrize("task", TRIAD_TASKS)
+def test_the_lexical_judge_measures_what_the_freeze_recorded(lexical, split, task):
+    row = lexical[split].set_index("task").loc[task]
+    frozen = FREEZE[split][task]
+    assert row["split"] == split
+    assert row["n"] == frozen["n"]
+    assert row["accuracy"] == pytest.approx(frozen["accuracy"], abs=1e-12)
+    assert row["majority_share"] == pytest.approx(frozen["majority_share"], abs=1e-12)
+    assert row["kappa"] == pytest.approx(frozen["kappa"], abs=1e-12)
+    assert row["meets_bar"] == meets_agreement_bar(frozen)
+
+
+def test_the_table_lists_the_tasks_in_order_with_its_columns(lexical_heldout):
+    assert list(lexical_heldout.columns) == script.COLUMNS
+    assert list(lexical_heldout["task"]) == list(TRIAD_TASKS)
+
+
+def test_judging_item_by_item_equals_judge_items_on_the_whole_split():
+    items = read_triad_labels(DATA, "context_relevancy")
+    items = items[items["split"] == "dev"]
+    kept = []
+    script.measure(LexicalJudge(), ["context_relevancy"], "dev", record=kept.append)
+    whole = judge_items(items, "context_relevancy", LexicalJudge())
+    assert [v["id"] for v in kept] == list(whole["id"])
+    assert [v["label"] for v in kept] == list(whole["label"])
+    assert [v["judge"] for v in kept] == list(whole["judge"])
+    assert [v["reason"] for v in kept] == list(whole["reason"])
+
+
+def test_main_prints_the_table_and_the_bar(capsys):
+    assert script.main(["--task", "answer_relevancy"]) == 0
+    out = capsys.readouterr().out
+    frozen = FREEZE["heldout"]["answer_relevancy"]
+    row = next(line for line in out.splitlines() if line.strip().startswith("answer_relevancy"))
+    assert row.split() == ["answer_relevancy", "heldout", str(frozen["n"]), f"{frozen['accuracy']:.3f}",
+                           f"{frozen['majority_share']:.3f}", f"{frozen['kappa']:.3f}", "no"]
+    assert "kappa >= 0.40 and accuracy >= majority share + 0.10" in out
+    assert "Model calls" not in out and "LexicalJudge" in out and script.TUNED_ON_DEV not in out
+
+
+def test_the_readme_shows_what_the_command_prints(capsys):
+    """README.md's example output is the lexical judge's real run, not typed-in figures."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"scripts/judge_agreement\.py`.*?```text\n(.*?)```", readme, re.S)
+    assert shown, "README.md shows no output of scripts/judge_agreement.py"
+    assert script.main([]) == 0
+    assert capsys.readouterr().out == shown[1]
+
+
+def test_split_and_limit_choose_the_first_items_of_that_half(tmp_path, capsys):
+    path = tmp_path / "verdicts.jsonl"
+    assert script.main(["--task", "faithfulness", "--split", "dev", "--limit", "3", "--verdicts", str(path)]) == 0
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [v["id"] for v in lines] == ["f001", "f002", "f003"]
+    assert all(set(v) == {"task", "id", "label", "judge", "reason"} for v in lines)
+    out = capsys.readouterr().out
+    assert " dev " in out and script.TUNED_ON_DEV in out
+    all_items = script.labelled_items("faithfulness", "all")
+    assert len(all_items) == len(read_triad_labels(DATA, "faithfulness"))
+
+
+# --- an LLM judge with scripted replies ------------------------------------------------------
+
+def test_the_first_four_items_are_the_ones_the_expectations_were_worked_out_for():
+    for task, (ids, labels) in FIRST_FOUR.items():
+        items = script.labelled_items(task, "heldout", 4)
+        assert list(items["id"]) == ids and list(items["label"]) == labels
+
+
+def test_a_scripted_llm_judge_through_measure():
+    judge, complete = scripted_judge()
+    kept = []
+    table = script.measure(judge, TRIAD_TASKS, "heldout", limit=4, record=kept.append)
+    assert len(complete.prompts) == 12 and complete.replies == []  # one call per item
+    # each call asked about its own item, in file order
+    for prompt, verdict in zip(complete.prompts, kept):
+        task, item_id = verdict["task"], verdict["id"]
+        items = script.labelled_items(task, "heldout", 4).set_index("id")
+        judged_text = items.loc[item_id, TASK_FIELDS[task][1]]
+        assert json.dumps(judged_text, ensure_ascii=False) in prompt
+    assert [v["judge"] for v in kept] == [int(w == "yes") for t in TRIAD_TASKS for w in SCRIPTED[t]]
+    assert [v["label"] for v in kept] == [label for t in TRIAD_TASKS for label in FIRST_FOUR[t][1]]
+    assert {v["reason"] for v in kept} == {"scripted"}
+    for task, expected in EXPECTED.items():
+        row = table.set_index("task").loc[task]
+        for column, value in expected.items():
+            assert row[column] == pytest.approx(value, abs=1e-12), (task, column)
+
+
+def test_main_with_an_llm_judge_names_the_model_the_calls_and_the_fairness_condition(
+        llm_from_environment, tmp_path, capsys):
+    judge, complete = scripted_judge()
+    llm_from_environment.append(judge)
+    path = tmp_path / "llm.jsonl"
+    assert script.main(["--judge", "llm", "--limit", "4", "--verdicts", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "model scripted-model" in out
+    assert "Model calls: 12." in out and len(complete.prompts) == 12
+    assert "fair test of this judge only if its prompts were not tuned on them" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()[:1] in (["faithfulness"],
+            ["context_relevancy"], ["answer_relevancy"])}
+    assert rows["context_relevancy"][-1] == "yes" and rows["faithfulness"][-1] == "no"
+    assert len(path.read_text(encoding="utf-8").splitlines()) == 12 and f"Verdicts: 12 lines in {path}." in out
+
+
+def test_a_malformed_reply_names_the_item_and_keeps_the_earlier_verdicts(llm_from_environment, tmp_path, capsys):
+    bad = "Sure! The statement is supported."
+    llm_from_environment.append(LLMJudge(Scripted(reply("yes"), reply("no"), bad)))
+    path = tmp_path / "llm.jsonl"
+    assert script.main(["--judge", "llm", "--task", "faithfulness", "--limit", "4", "--verdicts", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "faithfulness item f131" in err and "LLMReplyError" in err and repr(bad) in err
+    assert f"the 2 verdicts made before it are in {path}" in err
+    kept = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [(v["id"], v["judge"]) for v in kept] == [("f129", 1), ("f130", 0)]
+
+
+def test_measure_raises_judging_stopped_with_the_reply_error():
+    judge = LLMJudge(Scripted(reply("yes"), '{"verdicts": []}'))
+    kept = []
+    with pytest.raises(script.JudgingStopped) as stopped:
+        script.measure(judge, ["answer_relevancy"], "heldout", limit=4, record=kept.append)
+    assert stopped.value.item_id == "a098" and stopped.value.judged == 1
+    assert isinstance(stopped.value.error, LLMReplyError) and "expected 1 verdicts" in str(stopped.value)
+    assert [v["id"] for v in kept] == ["a097"]
+
+
+def test_a_failed_request_stops_with_one_line_naming_the_item(llm_from_environment, capsys):
+    refused = requests.ConnectionError("connection refused")
+    llm_from_environment.append(LLMJudge(Scripted(reply("yes"), refused)))
+    assert script.main(["--judge", "llm", "--task", "context_relevancy"]) == 1
+    err = capsys.readouterr().err
+    assert "context_relevancy item c098" in err and "connection refused" in err
+
+
+def test_a_bug_in_a_judge_is_not_hidden_behind_a_one_line_message():
+    class Broken(LexicalJudge):
+        def support(self, statements, contexts):
+            raise ZeroDivisionError("a bug")
+
+    with pytest.raises(script.JudgingStopped) as stopped:
+        script.measure(Broken(), ["faithfulness"], "dev", limit=2)
+    assert isinstance(stopped.value.__cause__, ZeroDivisionError)
+
+
+# --- bad arguments and a missing endpoint: exit 2, one line ----------------------------------
+
+def test_llm_without_the_variables_says_how_to_set_them(monkeypatch, capsys):
+    for variable in LLM_ENVIRONMENT_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    assert script.main(["--judge", "llm"]) == 2
+    captured = capsys.readouterr()
+    assert "RAGMETRICS_LLM_BASE_URL" in captured.out and "RAGMETRICS_LLM_MODEL" in captured.out
+    assert captured.err.count("\n") == 1 and "--judge llm needs an endpoint" in captured.err
+
+
+def test_the_conftest_leaves_the_variables_unset():
+    assert not any(os.environ.get(variable) for variable in LLM_ENVIRONMENT_VARIABLES)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--task", "faithfulnes"], "argument --task: invalid choice: 'faithfulnes'"),
+    (["--limit", "0"], "argument --limit: must be a whole number of at least 1, got '0'"),
+    (["--limit", "three"], "argument --limit: must be a whole number of at least 1, got 'three'"),
+    (["--split", "test"], "argument --split: invalid choice: 'test'"),
+    (["--judge", "gpt"], "argument --judge: invalid choice: 'gpt'"),
+    (["--verbose"], "unrecognized arguments: --verbose"),
+])
+def test_bad_arguments_exit_2_with_one_line(argv, says, capsys):
+    assert script.main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and says in captured.err
+
+
+def test_an_unwritable_verdicts_file_exits_2_before_judging(tmp_path, capsys):
+    assert script.main(["--verdicts", str(tmp_path / "missing" / "v.jsonl")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "cannot write --verdicts" in captured.err
+
+
+def test_missing_or_broken_labels_exit_2_before_judging(tmp_path, capsys):
+    assert script.main(["--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read the faithfulness labels" in err and "faithfulness.jsonl" in err
+    (tmp_path / "answer_relevancy.jsonl").write_text('{"id": "a1"}\n', encoding="utf-8")
+    assert script.main(["--data", str(tmp_path), "--task", "answer_relevancy"]) == 2
+    assert "missing field 'split'" in capsys.readouterr().err
+
+
+def test_the_scripts_doctests():
+    assert doctest.testmod(script, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
