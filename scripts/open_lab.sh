@@ -5,6 +5,8 @@
 #
 # JupyterLab reads its settings from jupyter_config/ (not ~/.jupyter): custom/custom.css there
 # draws the notebooks' Chinese with the bundled font, so it renders on machines without a CJK font.
+# labconfig/page_config.json turns off JupyterLab's announcements (its "Jupyter news?" prompt and
+# update check), which would pop up over a projected notebook and look for the internet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCRIPT_NAME=open_lab.sh

@@ -130,5 +130,10 @@ def test_notebook_00_in_jupyterlab_renders_its_outputs_and_its_glossary_link_res
     glossary.locator("text=retrieval-augmented generation").first.wait_for(timeout=30_000)
     assert page.locator(".lm-TabBar-tab.jp-mod-current", has_text="glossary.md").count() == 1
     page.screenshot(path=str(ARTIFACTS / "lab_00_glossary.png"))
+    # no "Would you like to get notified about official Jupyter news?" over a projected notebook:
+    # jupyter_config/labconfig/page_config.json disables the plugin that asks (and fetches news)
+    disabled = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).disabledExtensions")
+    assert "@jupyterlab/apputils-extension:announcements" in disabled, disabled
+    assert page.get_by_text("Jupyter news").count() == 0
     assert attempted == [], f"JupyterLab's page tried to load {attempted}"
     page.close()
