@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 import math
 import os
+import socket
 import subprocess
 import sys
 import textwrap
@@ -50,6 +51,15 @@ for _name in list(sys.modules):
     if _name.split(".")[0] in {blocked!r}:
         del sys.modules[_name]
 """
+
+
+def refuse_network(monkeypatch) -> None:
+    """Make any attempt to open a network connection fail the test (an autouse fixture calls it)."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a test tried to open a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
 
 
 def run_with_blocked(code: str, blocked: tuple[str, ...] = REFERENCE_LIBRARIES) -> str:

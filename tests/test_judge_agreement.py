@@ -11,7 +11,6 @@ import doctest
 import json
 import os
 import re
-import socket
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from ragmetrics_lite.triad import (TRIAD_TASKS, LexicalJudge, LLMJudge, LLMReply
                                    meets_agreement_bar, read_triad_labels)
 from ragmetrics_lite.triad.labels import TASK_FIELDS
 from ragmetrics_lite.triad.llm import LLM_ENVIRONMENT_VARIABLES
-from tests.helpers import load_script
+from tests.helpers import load_script, refuse_network
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "triad"
@@ -31,11 +30,7 @@ script = load_script(ROOT / "scripts" / "judge_agreement.py", "judge_agreement")
 
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("a test tried to open a network connection")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
+    refuse_network(monkeypatch)
 
 
 class Scripted:

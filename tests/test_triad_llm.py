@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,7 @@ import ragmetrics_lite.triad.llm as llm
 from ragmetrics_lite.triad.judges import Judge, Verdict
 from ragmetrics_lite.triad.llm import LLMJudge, LLMReplyError
 
-from .helpers import load_script, run_with_blocked
+from .helpers import load_script, refuse_network, run_with_blocked
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIABLES = ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY")
@@ -31,11 +30,7 @@ VARIABLES = ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_
 
 @pytest.fixture(autouse=True)
 def no_network(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("a test tried to open a network connection")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
+    refuse_network(monkeypatch)
 
 
 # ------------------------------------------------------------------------ scripted models
