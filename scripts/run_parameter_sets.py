@@ -234,8 +234,9 @@ def run_sets(notebook_path: Path, parameter_sets: list[dict], timeout: int = 300
 # it out once with ``figure.draw_without_rendering()`` and returns no image (these runs only look
 # for errors). That runs every artist's draw (text layout and mathtext, colour mapping, image
 # resampling, the renderer's size check) with the renderer's painting calls turned off, so it
-# raises where saving would; only the pixels are skipped (~14 of 90 CPU-s over all the sets). IPython reports an error raised by a formatter as
-# the cell's error output. Set again before every set, in case a notebook re-selects the backend.
+# raises where saving would; only the pixels are skipped (~14 of 90 CPU-s over all the sets).
+# IPython reports an error raised by a formatter as the cell's error output. Set again before every
+# set, in case a notebook re-selects the backend.
 BETWEEN_SETS = """\
 def _between_sets(shell=get_ipython()):
     def lay_out_only(figure):
@@ -265,7 +266,8 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
     ``jobs`` is ``[(notebook path, [parameters, ...]), ...]``; the result holds, for each job, the
     ``cell_errors`` of each of its sets. The namespace is emptied and the figures closed before every
     set, as in ``run_sets``, so a notebook sees no name another one left; the modules stay imported.
-    Figures are laid out but neither painted nor saved as PNG (``BETWEEN_SETS``): a drawing error is still the cell's error.
+    Figures are laid out but neither painted nor saved as PNG (``BETWEEN_SETS``): a drawing error
+    is still the cell's error.
     """
     from nbclient import NotebookClient
 
