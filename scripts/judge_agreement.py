@@ -57,6 +57,7 @@ COLUMNS = ["task", "split", "n", "accuracy", "majority_share", "kappa", "kappa_l
            "kappa_resamples", "meets_bar"]
 CONFIDENCE = 0.95
 RESAMPLES, SEED = 2000, 0
+MAX_RESAMPLES = 100_000   # the index matrix is 8 bytes per resample and item: 100 MB at 128 items
 FAIRNESS = ("The held-out items are a fair test of this judge only if its prompts were not tuned on them "
             "(data/triad/README.md: tune on dev, freeze, then score heldout).")
 TUNED_ON_DEV = ("LexicalJudge's thresholds and rules were chosen on the dev items, so its figures there flatter it; "
@@ -104,7 +105,7 @@ def _zero_one(labels, name: str) -> np.ndarray:
     array = np.asarray(labels)
     if array.ndim != 1 or not np.isin(array, (0, 1)).all():
         raise ValueError(f"{name} must be a flat list of 0/1 labels")
-    return array.astype(np.int64)
+    return array.astype(np.int8)   # one byte a label; the row sums below come out as int64
 
 
 def resampled_kappas(truth, judged, indices) -> np.ndarray:
@@ -160,8 +161,9 @@ def kappa_interval(truth, judged, n_resamples: int = RESAMPLES, seed: int = SEED
     n = len(truth)
     if n == 0:
         raise ValueError("truth and judged are empty: there are no items to resample")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a whole number of at least 1, got {n_resamples!r}")
+    whole = isinstance(n_resamples, int) and not isinstance(n_resamples, bool)
+    if not whole or not 1 <= n_resamples <= MAX_RESAMPLES:
+        raise ValueError(f"n_resamples must be a whole number from 1 to {MAX_RESAMPLES:,}, got {n_resamples!r}")
     indices = np.random.default_rng(seed).integers(0, n, (n_resamples, n))
     kappas = resampled_kappas(truth, judged, indices)
     kappas = kappas[~np.isnan(kappas)]
@@ -303,6 +305,19 @@ def positive_int(text: str) -> int:
     return _whole_number(text, 1)
 
 
+def resample_count(text: str) -> int:
+    """``--resamples``' type: a whole number from 1 to MAX_RESAMPLES.
+
+    >>> resample_count("100001")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number from 1 to 100,000, got '100001'
+    """
+    value = _whole_number(text, 1)
+    if value > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_RESAMPLES:,}, got {text!r}")
+    return value
+
+
 def non_negative_int(text: str) -> int:
     """``--seed``'s type: a whole number of at least 0.
 
@@ -347,7 +362,7 @@ def _parser() -> _Parser:
     parser.add_argument("--verdicts", type=Path, metavar="FILE.jsonl",
                         help="write one JSON line per judged item: task, id, label, judge, reason")
     parser.add_argument("--data", type=Path, default=DATA, help="the folder of the label files (default: data/triad)")
-    parser.add_argument("--resamples", type=positive_int, default=RESAMPLES, metavar="N",
+    parser.add_argument("--resamples", type=resample_count, default=RESAMPLES, metavar="N",
                         help=f"bootstrap resamples for kappa's interval (default: {RESAMPLES})")
     parser.add_argument("--seed", type=non_negative_int, default=SEED, metavar="S",
                         help=f"the bootstrap's numpy seed (default: {SEED})")

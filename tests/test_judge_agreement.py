@@ -145,7 +145,8 @@ def test_main_prints_the_table_and_the_bar(lexical_heldout, capsys):
     row = next(line for line in out.splitlines() if line.strip().startswith("answer_relevancy"))
     low, high = measured["kappa_low"], measured["kappa_high"]
     assert row.split() == ["answer_relevancy", "heldout", str(frozen["n"]), f"{frozen['accuracy']:.3f}",
-                           f"{frozen['majority_share']:.3f}", f"{frozen['kappa']:.3f}", f"{low:.3f}–{high:.3f}", "no"]
+                           f"{frozen['majority_share']:.3f}", f"{frozen['kappa']:.3f}", f"{low:.3f}–{high:.3f}",
+                           "no"]
     assert "kappa >= 0.40 and accuracy >= majority share + 0.10" in out
     assert "Interval: 2,000 resamples of the items with replacement (seed 0); the bar judges the point kappa." in out
     assert "Model calls" not in out and "LexicalJudge" in out and script.TUNED_ON_DEV not in out
@@ -251,7 +252,8 @@ def test_the_interval_is_the_quantiles_of_the_resamples_that_have_a_kappa(name, 
 
 @pytest.mark.parametrize("call, says", [
     (lambda: script.kappa_interval([], []), "no items to resample"),
-    (lambda: script.kappa_interval([1, 0], [1, 0], n_resamples=0), "n_resamples must be a whole number"),
+    (lambda: script.kappa_interval([1, 0], [1, 0], n_resamples=0), "n_resamples must be a whole number from 1 to"),
+    (lambda: script.kappa_interval([1, 0], [1, 0], n_resamples=10**6), "from 1 to 100,000, got 1000000"),
     (lambda: script.kappa_interval([1, 0, 1], [1, 0]), "must label the same items: 3 and 2"),
     (lambda: script.kappa_interval([1, 2], [1, 0]), "truth must be a flat list of 0/1 labels"),
     (lambda: script.resampled_kappas([1, 0], ["yes", "no"], [[0, 1]]), "judged must be a flat list of 0/1 labels"),
@@ -368,6 +370,7 @@ def test_the_conftest_leaves_the_variables_unset():
     (["--judge", "gpt"], "argument --judge: invalid choice: 'gpt'"),
     (["--verbose"], "unrecognized arguments: --verbose"),
     (["--resamples", "0"], "argument --resamples: must be a whole number of at least 1, got '0'"),
+    (["--resamples", "200000"], "argument --resamples: must be a whole number from 1 to 100,000, got '200000'"),
     (["--seed", "x"], "argument --seed: must be a whole number of at least 0, got 'x'"),
     (["--seed", "-1"], "argument --seed: must be a whole number of at least 0, got '-1'"),
 ])
