@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import numbers
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -141,6 +142,17 @@ def resampled_kappas(truth, judged, indices) -> np.ndarray:
     return kappas
 
 
+def _within(least: int, most: float) -> str:
+    return f"of at least {least}" if most == math.inf else f"from {least} to {most:,}"
+
+
+def _whole(value, name: str, least: int, most: float = math.inf) -> int:
+    """``value`` if it is a whole number from ``least`` to ``most``, else a ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not least <= value <= most:
+        raise ValueError(f"{name} must be a whole number {_within(least, most)}, got {value!r}")
+    return int(value)
+
+
 def kappa_interval(truth, judged, n_resamples: int = RESAMPLES, seed: int = SEED,
                    confidence: float = CONFIDENCE) -> KappaInterval:
     """A percentile bootstrap interval for Cohen's kappa of 0/1 labels, resampling the items.
@@ -161,9 +173,7 @@ def kappa_interval(truth, judged, n_resamples: int = RESAMPLES, seed: int = SEED
     n = len(truth)
     if n == 0:
         raise ValueError("truth and judged are empty: there are no items to resample")
-    whole = isinstance(n_resamples, int) and not isinstance(n_resamples, bool)
-    if not whole or not 1 <= n_resamples <= MAX_RESAMPLES:
-        raise ValueError(f"n_resamples must be a whole number from 1 to {MAX_RESAMPLES:,}, got {n_resamples!r}")
+    n_resamples, seed = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES), _whole(seed, "seed", 0)
     indices = np.random.default_rng(seed).integers(0, n, (n_resamples, n))
     kappas = resampled_kappas(truth, judged, indices)
     kappas = kappas[~np.isnan(kappas)]
@@ -312,10 +322,7 @@ def resample_count(text: str) -> int:
     Traceback (most recent call last):
     argparse.ArgumentTypeError: must be a whole number from 1 to 100,000, got '100001'
     """
-    value = _whole_number(text, 1)
-    if value > MAX_RESAMPLES:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_RESAMPLES:,}, got {text!r}")
-    return value
+    return _whole_number(text, 1, MAX_RESAMPLES)
 
 
 def non_negative_int(text: str) -> int:
@@ -330,14 +337,11 @@ def non_negative_int(text: str) -> int:
     return _whole_number(text, 0)
 
 
-def _whole_number(text: str, least: int) -> int:
+def _whole_number(text: str, least: int, most: float = math.inf) -> int:
     try:
-        value = int(text)
+        return _whole(int(text), "", least, most)
     except ValueError:
-        value = None
-    if value is None or value < least:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least {least}, got {text!r}")
-    return value
+        raise argparse.ArgumentTypeError(f"must be a whole number {_within(least, most)}, got {text!r}") from None
 
 
 class _UsageError(Exception):
