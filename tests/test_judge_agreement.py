@@ -3,7 +3,8 @@
 The lexical judge's held-out table must equal the figures recorded at its freeze
 (data/triad/judge_freeze.json); an LLMJudge is driven by a scripted ``complete`` (no network:
 an autouse fixture refuses every connection), with the expected figures worked out by hand
-from the scripted verdicts and the items' labels.
+from the scripted verdicts and the items' labels. Kappa's bootstrap interval is checked against
+rml.cohens_kappa (and sklearn) on every resample and against scipy.stats.bootstrap's interval.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import requests
+from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 import ragmetrics_lite as rml
@@ -159,6 +161,19 @@ def test_the_interval_holds_the_point_kappa_and_only_the_point_kappa_decides_the
         assert row["kappa_resamples"] == script.RESAMPLES  # ~100 items: no resample is all one label
     wide = lexical_heldout.assign(kappa_high=1.0)   # an interval reaching past the bar changes nothing
     assert [meets_agreement_bar(row) for _, row in wide.iterrows()] == list(lexical_heldout["meets_bar"])
+
+
+@pytest.mark.parametrize("task", TRIAD_TASKS)
+def test_the_interval_equals_scipys_paired_percentile_bootstrap(task):
+    """scipy resamples paired items with the same index matrix, so with rml.cohens_kappa as its
+    statistic (one call per resample) it is an independent check of the resampling and quantiles."""
+    judged = judge_items(script.labelled_items(task), task, LexicalJudge())
+    truth, verdicts = judged["label"].to_numpy(), judged["judge"].to_numpy()
+    scipys = stats.bootstrap((truth, verdicts), lambda a, b: rml.cohens_kappa(a.tolist(), b.tolist()),
+                             paired=True, vectorized=False, method="percentile", n_resamples=500,
+                             rng=np.random.default_rng(0)).confidence_interval
+    low, high, kept = script.kappa_interval(truth.tolist(), verdicts.tolist(), n_resamples=500, seed=0)
+    assert (low, high) == pytest.approx((scipys.low, scipys.high), abs=1e-12) and kept == 500
 
 
 def test_a_task_alone_gets_the_interval_it_has_in_the_full_table_and_the_seed_moves_it(lexical_heldout):
