@@ -5,7 +5,7 @@ label's share, Cohen's kappa with a 95% percentile bootstrap interval (the items
 replacement: ``--resamples``, default 2000, ``--seed``, default 0, so the same command prints the
 same interval), and whether the figures clear issue 10's bar (``rml.triad.AGREEMENT_BAR``: kappa
 at least 0.40 and accuracy at least the majority share + 0.10), judged on the point kappa, not on
-the interval. On ~100 items kappa's interval is about 0.35 wide: read "meets the bar" beside it.
+the interval. On ~100 items the interval is 0.3 to 0.4 wide: read "meets the bar" beside it.
 The script measures; it exits 0 whether or not the bar is met. Run from anywhere:
 
     python scripts/judge_agreement.py                                  # LexicalJudge, all tasks, held-out items
