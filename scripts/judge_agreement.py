@@ -1,9 +1,12 @@
 """Measure how far a judge of the RAG triad agrees with the hand labels in data/triad/.
 
 One table: per task, the items judged, the judge's accuracy against the labels, the majority
-label's share, Cohen's kappa, and whether the figures clear issue 10's bar
-(``rml.triad.AGREEMENT_BAR``: kappa at least 0.40 and accuracy at least the majority share
-+ 0.10). The script measures; it exits 0 whether or not the bar is met. Run from anywhere:
+label's share, Cohen's kappa with a 95% percentile bootstrap interval (the items resampled with
+replacement: ``--resamples``, default 2000, ``--seed``, default 0, so the same command prints the
+same interval), and whether the figures clear issue 10's bar (``rml.triad.AGREEMENT_BAR``: kappa
+at least 0.40 and accuracy at least the majority share + 0.10), judged on the point kappa, not on
+the interval. On ~100 items the interval is 0.3 to 0.4 wide: read "meets the bar" beside it.
+The script measures; it exits 0 whether or not the bar is met. Run from anywhere:
 
     python scripts/judge_agreement.py                                  # LexicalJudge, all tasks, held-out items
     python scripts/judge_agreement.py --split dev --task faithfulness
@@ -29,11 +32,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import numbers
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +54,11 @@ from ragmetrics_lite.triad.llm import ENV_MODEL  # noqa: E402
 DATA = ROOT / "data" / "triad"
 SPLITS = ("heldout", "dev", "all")
 JUDGES = ("lexical", "llm")
-COLUMNS = ["task", "split", "n", "accuracy", "majority_share", "kappa", "meets_bar"]
+COLUMNS = ["task", "split", "n", "accuracy", "majority_share", "kappa", "kappa_low", "kappa_high",
+           "kappa_resamples", "meets_bar"]
+CONFIDENCE = 0.95
+RESAMPLES, SEED = 2000, 0
+MAX_RESAMPLES = 100_000   # the index matrix is 8 bytes per resample and item: 100 MB at 128 items
 FAIRNESS = ("The held-out items are a fair test of this judge only if its prompts were not tuned on them "
             "(data/triad/README.md: tune on dev, freeze, then score heldout).")
 TUNED_ON_DEV = ("LexicalJudge's thresholds and rules were chosen on the dev items, so its figures there flatter it; "
@@ -84,6 +95,95 @@ class CountedCalls:
         return self.complete(prompt)
 
 
+class KappaInterval(NamedTuple):
+    """A percentile bootstrap interval for kappa, and how many resamples had a kappa to rank."""
+    low: float
+    high: float
+    resamples: int
+
+
+def _zero_one(labels, name: str) -> np.ndarray:
+    array = np.asarray(labels)
+    if array.ndim != 1 or not np.isin(array, (0, 1)).all():
+        raise ValueError(f"{name} must be a flat list of 0/1 labels")
+    return array.astype(np.int8)   # one byte a label; the row sums below come out as int64
+
+
+def resampled_kappas(truth, judged, indices) -> np.ndarray:
+    r"""Cohen's kappa of 0/1 labels on each resample: row r of ``indices`` lists the items of resample r.
+
+    Per row, with m = the row's length, a the items on which the two sides agree and t, j the items
+    labelled 1 by ``truth`` and by ``judged``:
+
+    .. math::
+        p_o = \frac{a}{m},\quad p_e = \frac{t}{m}\frac{j}{m} + \frac{m - t}{m}\frac{m - j}{m},\quad
+        \kappa = \frac{p_o - p_e}{1 - p_e} = \frac{m a - c}{m^2 - c},\quad c = tj + (m - t)(m - j).
+
+    The last form is worked in integers up to its one division, so that ``p_e == 1`` (``c == m^2``:
+    both sides gave every resampled item the same one label) is found exactly; such a row has no
+    kappa and comes back NaN. Elsewhere it equals ``rml.cohens_kappa`` on the row's items.
+
+    >>> resampled_kappas([1, 1, 0, 0], [1, 0, 0, 0], [[0, 1, 2, 3], [0, 0, 2, 3], [0, 0, 0, 0]])
+    array([0.5, 1. , nan])
+    """
+    truth, judged = _zero_one(truth, "truth"), _zero_one(judged, "judged")
+    if len(truth) != len(judged):
+        raise ValueError(f"truth and judged must label the same items: {len(truth)} and {len(judged)}")
+    indices = np.asarray(indices)
+    t_rows, j_rows = truth[indices], judged[indices]
+    m = indices.shape[-1]
+    agree = (t_rows == j_rows).sum(axis=-1)
+    t_ones, j_ones = t_rows.sum(axis=-1), j_rows.sum(axis=-1)
+    chance = t_ones * j_ones + (m - t_ones) * (m - j_ones)
+    denominator = m * m - chance
+    has_kappa = denominator != 0
+    kappas = np.full(agree.shape, np.nan)
+    kappas[has_kappa] = (m * agree - chance)[has_kappa] / denominator[has_kappa]
+    return kappas
+
+
+def _within(least: int, most: float) -> str:
+    return f"of at least {least}" if most == math.inf else f"from {least} to {most:,}"
+
+
+def _whole(value, name: str, least: int, most: float = math.inf) -> int:
+    """``value`` if it is a whole number from ``least`` to ``most``, else a ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not least <= value <= most:
+        raise ValueError(f"{name} must be a whole number {_within(least, most)}, got {value!r}")
+    return int(value)
+
+
+def kappa_interval(truth, judged, n_resamples: int = RESAMPLES, seed: int = SEED,
+                   confidence: float = CONFIDENCE) -> KappaInterval:
+    """A percentile bootstrap interval for Cohen's kappa of 0/1 labels, resampling the items.
+
+    ``numpy.random.default_rng(seed).integers(0, n, (n_resamples, n))`` draws the resamples (the
+    convention of ``rml.significance.bootstrap_ci``, which bootstraps means), :func:`resampled_kappas`
+    scores them, and the bounds are numpy's default (linear) quantiles at (1 - confidence) / 2 and
+    (1 + confidence) / 2. A resample whose items all carry one label on both sides (p_e = 1) has no
+    kappa: it is dropped, and ``resamples`` counts the ones kept. NaN bounds when none is kept.
+
+    >>> truth, judged = [1, 1, 1, 0, 0, 0, 1, 0], [1, 1, 0, 0, 0, 1, 1, 0]
+    >>> low, high, kept = kappa_interval(truth, judged, n_resamples=1000, seed=0)
+    >>> f"{low:.3f}-{high:.3f}", kept
+    ('-0.231-1.000', 1000)
+    >>> kappa_interval([1, 1], [1, 1], n_resamples=10)
+    KappaInterval(low=nan, high=nan, resamples=0)
+    """
+    n = len(truth)
+    if n == 0:
+        raise ValueError("truth and judged are empty: there are no items to resample")
+    n_resamples, seed = _whole(n_resamples, "n_resamples", 1, MAX_RESAMPLES), _whole(seed, "seed", 0)
+    indices = np.random.default_rng(seed).integers(0, n, (n_resamples, n))
+    kappas = resampled_kappas(truth, judged, indices)
+    kappas = kappas[~np.isnan(kappas)]
+    if kappas.size == 0:
+        return KappaInterval(math.nan, math.nan, 0)
+    alpha = (1 - confidence) / 2
+    low, high = np.quantile(kappas, [alpha, 1 - alpha])
+    return KappaInterval(float(low), float(high), int(kappas.size))
+
+
 def labelled_items(task: str, split: str = "heldout", limit: int | None = None, data: Path = DATA) -> pd.DataFrame:
     """The task's labelled items of ``split`` (``"all"``: both halves), the first ``limit`` in file order."""
     if split not in SPLITS:
@@ -95,14 +195,19 @@ def labelled_items(task: str, split: str = "heldout", limit: int | None = None, 
 
 
 def measure(judge, tasks: Sequence[str] = TRIAD_TASKS, split: str = "heldout", limit: int | None = None, *,
-            data: Path = DATA, record: Callable[[dict], None] | None = None) -> pd.DataFrame:
-    """One row per task: task, split, n, accuracy, majority_share, kappa, meets_bar.
+            data: Path = DATA, record: Callable[[dict], None] | None = None,
+            n_resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
+    """One row per task: task, split, n, accuracy, majority_share, kappa, kappa_low, kappa_high,
+    kappa_resamples, meets_bar.
 
     Each item is judged on its own (one ``judge`` call, so one model call for an ``LLMJudge``) and
     handed to ``record`` as ``{"task", "id", "label", "judge", "reason"}`` before the next is asked,
     so the verdicts made before a failure are kept. A failing item raises :class:`JudgingStopped`
     naming it, with the judge's error (an ``LLMReplyError`` quotes the reply) as ``error``.
-    The figures are :func:`rml.triad.agreement_summary`'s, the bar :func:`rml.triad.meets_agreement_bar`.
+    The figures are :func:`rml.triad.agreement_summary`'s, the bar :func:`rml.triad.meets_agreement_bar`
+    (on the point kappa); kappa_low, kappa_high and kappa_resamples are :func:`kappa_interval`'s,
+    each task's from a fresh generator seeded ``seed``, so a task's interval does not depend on which
+    other tasks are measured with it.
 
     >>> kept = []
     >>> table = measure(LexicalJudge(), ["answer_relevancy"], "dev", limit=6, record=kept.append)
@@ -130,25 +235,62 @@ def measure(judge, tasks: Sequence[str] = TRIAD_TASKS, split: str = "heldout", l
             verdicts.append(verdict)
             if record is not None:
                 record(verdict)
-        summary = agreement_summary([v["label"] for v in verdicts], [v["judge"] for v in verdicts])
-        rows.append({"task": task, "split": split, **summary.to_dict(), "meets_bar": meets_agreement_bar(summary)})
+        labels, judged = [v["label"] for v in verdicts], [v["judge"] for v in verdicts]
+        summary = agreement_summary(labels, judged)
+        low, high, kept = kappa_interval(labels, judged, n_resamples, seed)
+        rows.append({"task": task, "split": split, **summary.to_dict(), "kappa_low": low, "kappa_high": high,
+                     "kappa_resamples": kept, "meets_bar": meets_agreement_bar(summary)})
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return table.astype({"n": int, "accuracy": float, "majority_share": float, "kappa": float, "meets_bar": bool})
+    return table.astype({"n": int, "accuracy": float, "majority_share": float, "kappa": float, "kappa_low": float,
+                         "kappa_high": float, "kappa_resamples": int, "meets_bar": bool})
+
+
+INTERVAL_COLUMN = f"kappa {CONFIDENCE:.0%} interval"
+
+
+def interval_text(low: float, high: float) -> str:
+    """An interval as the table prints it; "n/a" when no resample had a kappa.
+
+    >>> interval_text(0.1484, 0.4461), interval_text(math.nan, math.nan)
+    ('0.148–0.446', 'n/a')
+    """
+    return "n/a" if math.isnan(low) else f"{low:.3f}–{high:.3f}"
 
 
 def format_table(table: pd.DataFrame) -> str:
-    """The table as printed: three decimals, "yes"/"no" for the bar, a header in words.
+    """The table as printed: three decimals, the interval beside kappa, "yes"/"no" for the bar.
 
-    >>> row = {"task": "faithfulness", "split": "heldout", "n": 4, "accuracy": 0.75,
-    ...        "majority_share": 0.5, "kappa": 0.5, "meets_bar": True}
+    >>> row = {"task": "faithfulness", "split": "heldout", "n": 4, "accuracy": 0.75, "majority_share": 0.5,
+    ...        "kappa": 0.5, "kappa_low": -0.2, "kappa_high": 1.0, "kappa_resamples": 1990, "meets_bar": True}
     >>> print(format_table(pd.DataFrame([row])))
-            task   split  n  accuracy  majority share  kappa  meets the bar
-    faithfulness heldout  4     0.750           0.500  0.500            yes
+            task   split  n  accuracy  majority share  kappa  kappa 95% interval  meets the bar
+    faithfulness heldout  4     0.750           0.500  0.500        -0.200–1.000            yes
     """
-    shown = table.rename(columns={"majority_share": "majority share", "meets_bar": "meets the bar"})
+    shown = table.drop(columns=["kappa_low", "kappa_high", "kappa_resamples"])
+    shown.insert(shown.columns.get_loc("kappa") + 1, INTERVAL_COLUMN,
+                 [interval_text(low, high) for low, high in zip(table["kappa_low"], table["kappa_high"])])
+    shown = shown.rename(columns={"majority_share": "majority share", "meets_bar": "meets the bar"})
     three = "{:.3f}".format
     return shown.to_string(index=False, formatters={"accuracy": three, "majority share": three, "kappa": three,
                                                      "meets the bar": lambda met: "yes" if met else "no"})
+
+
+def interval_lines(table: pd.DataFrame, n_resamples: int, seed: int) -> list[str]:
+    """What the interval is, that the bar ignores it, and any resamples left out for having no kappa.
+
+    >>> row = {"task": "faithfulness", "kappa_resamples": 1990}
+    >>> for line in interval_lines(pd.DataFrame([row]), 2000, 0):
+    ...     print(line)
+    Interval: 2,000 resamples of the items with replacement (seed 0); the bar judges the point kappa.
+    faithfulness: 10 of 2,000 resamples had one label on both sides (no kappa) and were left out.
+    """
+    lines = [f"Interval: {n_resamples:,} resamples of the items with replacement (seed {seed}); "
+             "the bar judges the point kappa."]
+    for task, kept in zip(table["task"], table["kappa_resamples"]):
+        if kept < n_resamples:
+            lines.append(f"{task}: {n_resamples - kept:,} of {n_resamples:,} resamples had one label on both "
+                         "sides (no kappa) and were left out.")
+    return lines
 
 
 def bar_line() -> str:
@@ -170,13 +312,36 @@ def positive_int(text: str) -> int:
     Traceback (most recent call last):
     argparse.ArgumentTypeError: must be a whole number of at least 1, got '0'
     """
+    return _whole_number(text, 1)
+
+
+def resample_count(text: str) -> int:
+    """``--resamples``' type: a whole number from 1 to MAX_RESAMPLES.
+
+    >>> resample_count("100001")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number from 1 to 100,000, got '100001'
+    """
+    return _whole_number(text, 1, MAX_RESAMPLES)
+
+
+def non_negative_int(text: str) -> int:
+    """``--seed``'s type: a whole number of at least 0.
+
+    >>> non_negative_int("0")
+    0
+    >>> non_negative_int("x")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number of at least 0, got 'x'
+    """
+    return _whole_number(text, 0)
+
+
+def _whole_number(text: str, least: int, most: float = math.inf) -> int:
     try:
-        value = int(text)
+        return _whole(int(text), "", least, most)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
-    return value
+        raise argparse.ArgumentTypeError(f"must be a whole number {_within(least, most)}, got {text!r}") from None
 
 
 class _UsageError(Exception):
@@ -201,6 +366,10 @@ def _parser() -> _Parser:
     parser.add_argument("--verdicts", type=Path, metavar="FILE.jsonl",
                         help="write one JSON line per judged item: task, id, label, judge, reason")
     parser.add_argument("--data", type=Path, default=DATA, help="the folder of the label files (default: data/triad)")
+    parser.add_argument("--resamples", type=resample_count, default=RESAMPLES, metavar="N",
+                        help=f"bootstrap resamples for kappa's interval (default: {RESAMPLES})")
+    parser.add_argument("--seed", type=non_negative_int, default=SEED, metavar="S",
+                        help=f"the bootstrap's numpy seed (default: {SEED})")
     return parser
 
 
@@ -247,7 +416,8 @@ def main(argv: list[str] | None = None) -> int:
                   end="", file=sys.stderr, flush=True)
 
     try:
-        table = measure(judge, tasks, args.split, args.limit, data=args.data, record=record)
+        table = measure(judge, tasks, args.split, args.limit, data=args.data, record=record,
+                        n_resamples=args.resamples, seed=args.seed)
     except JudgingStopped as stop:
         if not isinstance(stop.error, (LLMReplyError, OSError)):
             raise
@@ -267,6 +437,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Judge: {judge!r}")
     print(format_table(table))
     print(bar_line())
+    for line in interval_lines(table, args.resamples, args.seed):
+        print(line)
     if counted is not None:
         print(FAIRNESS)
         print(f"Model calls: {counted.calls}.")

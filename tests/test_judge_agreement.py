@@ -3,7 +3,8 @@
 The lexical judge's held-out table must equal the figures recorded at its freeze
 (data/triad/judge_freeze.json); an LLMJudge is driven by a scripted ``complete`` (no network:
 an autouse fixture refuses every connection), with the expected figures worked out by hand
-from the scripted verdicts and the items' labels.
+from the scripted verdicts and the items' labels. Kappa's bootstrap interval is checked against
+rml.cohens_kappa (and sklearn) on every resample and against scipy.stats.bootstrap's interval.
 """
 from __future__ import annotations
 
@@ -11,11 +12,16 @@ import doctest
 import json
 import os
 import re
+import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 import requests
+from scipy import stats
+from sklearn.metrics import cohen_kappa_score
 
+import ragmetrics_lite as rml
 from ragmetrics_lite.triad import (TRIAD_TASKS, LexicalJudge, LLMJudge, LLMReplyError, judge_items,
                                    meets_agreement_bar, read_triad_labels)
 from ragmetrics_lite.triad.labels import TASK_FIELDS
@@ -133,15 +139,52 @@ def test_judging_item_by_item_equals_judge_items_on_the_whole_split():
     assert [v["reason"] for v in kept] == list(whole["reason"])
 
 
-def test_main_prints_the_table_and_the_bar(capsys):
+def test_main_prints_the_table_and_the_bar(lexical_heldout, capsys):
     assert script.main(["--task", "answer_relevancy"]) == 0
     out = capsys.readouterr().out
     frozen = FREEZE["heldout"]["answer_relevancy"]
+    measured = lexical_heldout.set_index("task").loc["answer_relevancy"]
     row = next(line for line in out.splitlines() if line.strip().startswith("answer_relevancy"))
+    low, high = measured["kappa_low"], measured["kappa_high"]
     assert row.split() == ["answer_relevancy", "heldout", str(frozen["n"]), f"{frozen['accuracy']:.3f}",
-                           f"{frozen['majority_share']:.3f}", f"{frozen['kappa']:.3f}", "no"]
+                           f"{frozen['majority_share']:.3f}", f"{frozen['kappa']:.3f}", f"{low:.3f}–{high:.3f}",
+                           "no"]
     assert "kappa >= 0.40 and accuracy >= majority share + 0.10" in out
+    assert "Interval: 2,000 resamples of the items with replacement (seed 0); the bar judges the point kappa." in out
     assert "Model calls" not in out and "LexicalJudge" in out and script.TUNED_ON_DEV not in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_the_interval_holds_the_point_kappa_and_only_the_point_kappa_decides_the_bar(lexical_heldout):
+    for _, row in lexical_heldout.iterrows():
+        assert row["kappa_low"] < row["kappa"] < row["kappa_high"], row["task"]
+        assert row["kappa_resamples"] == script.RESAMPLES  # ~100 items: no resample is all one label
+    wide = lexical_heldout.assign(kappa_high=1.0)   # an interval reaching past the bar changes nothing
+    assert [meets_agreement_bar(row) for _, row in wide.iterrows()] == list(lexical_heldout["meets_bar"])
+
+
+@pytest.mark.parametrize("task", TRIAD_TASKS)
+def test_the_interval_equals_scipys_paired_percentile_bootstrap(task):
+    """scipy resamples paired items with the same index matrix, so with rml.cohens_kappa as its
+    statistic (one call per resample) it is an independent check of the resampling and quantiles."""
+    judged = judge_items(script.labelled_items(task), task, LexicalJudge())
+    truth, verdicts = judged["label"].to_numpy(), judged["judge"].to_numpy()
+    scipys = stats.bootstrap((truth, verdicts), lambda a, b: rml.cohens_kappa(a.tolist(), b.tolist()),
+                             paired=True, vectorized=False, method="percentile", n_resamples=500,
+                             rng=np.random.default_rng(0)).confidence_interval
+    low, high, kept = script.kappa_interval(truth.tolist(), verdicts.tolist(), n_resamples=500, seed=0)
+    assert (low, high) == pytest.approx((scipys.low, scipys.high), abs=1e-12) and kept == 500
+
+
+def test_a_task_alone_gets_the_interval_it_has_in_the_full_table_and_the_seed_moves_it(lexical_heldout):
+    alone = script.measure(LexicalJudge(), ["context_relevancy"])
+    in_full = lexical_heldout.set_index("task").loc[["context_relevancy"]].reset_index()
+    assert alone.equals(in_full)
+    reseeded = script.measure(LexicalJudge(), ["context_relevancy"], seed=1, n_resamples=500)
+    assert reseeded["kappa"].equals(alone["kappa"]) and reseeded["meets_bar"].equals(alone["meets_bar"])
+    assert (reseeded["kappa_low"].iat[0], reseeded["kappa_high"].iat[0]) != (alone["kappa_low"].iat[0],
+                                                                               alone["kappa_high"].iat[0])
+    assert reseeded["kappa_resamples"].iat[0] == 500
 
 
 def test_the_readme_shows_what_the_command_prints(capsys):
@@ -163,6 +206,78 @@ def test_split_and_limit_choose_the_first_items_of_that_half(tmp_path, capsys):
     assert " dev " in out and script.TUNED_ON_DEV in out
     all_items = script.labelled_items("faithfulness", "all")
     assert len(all_items) == len(read_triad_labels(DATA, "faithfulness"))
+
+
+# --- the bootstrap's kappas against rml.cohens_kappa in a loop ----------------------------------
+
+def looped_kappas(truth, judged, indices, kappa):
+    """``kappa`` (rml's or sklearn's) on each resample's items, one call per row; NaN where undefined."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # both warn, then return NaN, when p_e is 1
+        return np.array([kappa(truth[row].tolist(), judged[row].tolist()) for row in indices], dtype=float)
+
+
+def label_pairs():
+    """0/1 label pairs that reach the edges, then random ones of random sizes and label shares."""
+    rng = np.random.default_rng(2026)
+    random_labels = rng.integers(0, 2, 30)
+    yield "perfect agreement", random_labels, random_labels.copy()
+    yield "truth all 1", np.ones(12, int), rng.integers(0, 2, 12)
+    yield "judged all 0", rng.integers(0, 2, 12), np.zeros(12, int)
+    yield "both all 1", np.ones(7, int), np.ones(7, int)
+    yield "all 1 against all 0", np.ones(7, int), np.zeros(7, int)
+    yield "n = 2, one agreement", np.array([1, 0]), np.array([1, 1])
+    yield "n = 2, opposite", np.array([1, 0]), np.array([0, 1])
+    yield "n = 1", np.array([0]), np.array([1])
+    for case in range(12):
+        n = int(rng.integers(2, 60))
+        share_t, share_j = rng.uniform(0.02, 0.98, 2)
+        yield f"random {case}", (rng.random(n) < share_t).astype(int), (rng.random(n) < share_j).astype(int)
+
+
+LABEL_PAIRS = list(label_pairs())
+
+
+@pytest.mark.parametrize("name, truth, judged", LABEL_PAIRS, ids=[name for name, _, _ in LABEL_PAIRS])
+def test_the_vectorised_resample_kappas_equal_cohens_kappa_in_a_loop(name, truth, judged):
+    indices = np.random.default_rng(7).integers(0, len(truth), (300, len(truth)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no 0/0 warning: rows without a kappa are found before dividing
+        vectorised = script.resampled_kappas(truth, judged, indices)
+    looped = looped_kappas(truth, judged, indices, rml.cohens_kappa)
+    np.testing.assert_allclose(vectorised, looped, rtol=0, atol=1e-12)   # NaN where NaN, on the same rows
+    sklearn_rows = looped_kappas(truth, judged, indices[:40], cohen_kappa_score)   # rml's equal sklearn's
+    np.testing.assert_allclose(vectorised[:40], sklearn_rows, rtol=0, atol=1e-12)
+    one_label_rows = [len(set(truth[row]) | set(judged[row])) == 1 for row in indices]
+    assert np.isnan(vectorised).tolist() == one_label_rows
+
+
+@pytest.mark.parametrize("name, truth, judged", LABEL_PAIRS, ids=[name for name, _, _ in LABEL_PAIRS])
+def test_the_interval_is_the_quantiles_of_the_resamples_that_have_a_kappa(name, truth, judged):
+    indices = np.random.default_rng(3).integers(0, len(truth), (500, len(truth)))
+    looped = looped_kappas(truth, judged, indices, rml.cohens_kappa)
+    kept = looped[~np.isnan(looped)]
+    low, high, count = script.kappa_interval(truth.tolist(), judged.tolist(), n_resamples=500, seed=3)
+    assert count == kept.size
+    if kept.size:
+        assert (low, high) == pytest.approx(tuple(np.quantile(kept, [0.025, 0.975])), abs=1e-12)
+    else:
+        assert np.isnan(low) and np.isnan(high)
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda: script.kappa_interval([], []), "no items to resample"),
+    (lambda: script.kappa_interval([1, 0], [1, 0], n_resamples=0), "n_resamples must be a whole number from 1 to"),
+    (lambda: script.kappa_interval([1, 0], [1, 0], n_resamples=10**6), "from 1 to 100,000, got 1000000"),
+    (lambda: script.kappa_interval([1, 0], [1, 0], seed=-1), "seed must be a whole number of at least 0, got -1"),
+    (lambda: script.kappa_interval([1, 0], [1, 0], seed="x"), "seed must be a whole number of at least 0, got 'x'"),
+    (lambda: script.kappa_interval([1, 0, 1], [1, 0]), "must label the same items: 3 and 2"),
+    (lambda: script.kappa_interval([1, 2], [1, 0]), "truth must be a flat list of 0/1 labels"),
+    (lambda: script.resampled_kappas([1, 0], ["yes", "no"], [[0, 1]]), "judged must be a flat list of 0/1 labels"),
+])
+def test_bad_labels_or_resamples_raise_a_clear_error(call, says):
+    with pytest.raises(ValueError, match=says):
+        call()
 
 
 # --- an LLM judge with scripted replies ------------------------------------------------------
@@ -271,6 +386,10 @@ def test_the_conftest_leaves_the_variables_unset():
     (["--split", "test"], "argument --split: invalid choice: 'test'"),
     (["--judge", "gpt"], "argument --judge: invalid choice: 'gpt'"),
     (["--verbose"], "unrecognized arguments: --verbose"),
+    (["--resamples", "0"], "argument --resamples: must be a whole number from 1 to 100,000, got '0'"),
+    (["--resamples", "200000"], "argument --resamples: must be a whole number from 1 to 100,000, got '200000'"),
+    (["--seed", "x"], "argument --seed: must be a whole number of at least 0, got 'x'"),
+    (["--seed", "-1"], "argument --seed: must be a whole number of at least 0, got '-1'"),
 ])
 def test_bad_arguments_exit_2_with_one_line(argv, says, capsys):
     assert script.main(argv) == 2
