@@ -373,37 +373,63 @@ def _parser() -> _Parser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    try:
-        args = _parser().parse_args(argv)
-    except _UsageError as error:
-        print(f"judge_agreement.py: error: {error}", file=sys.stderr)
-        return 2
-    tasks = TRIAD_TASKS if args.task == "all" else (args.task,)
-    for task in tasks:   # unreadable or empty label files stop here, before any model call
+def _labels_problem(tasks: Sequence[str], args: argparse.Namespace) -> str | None:
+    """Why the labels cannot be judged (an unreadable file, no items in the split), or None."""
+    for task in tasks:
         try:
             if labelled_items(task, args.split, args.limit, args.data).empty:
                 raise ValueError(f"no {args.split} items")
         except (OSError, ValueError) as error:
-            print(f"judge_agreement.py: error: cannot read the {task} labels in {args.data}: {error}",
-                  file=sys.stderr)
-            return 2
+            return f"cannot read the {task} labels in {args.data}: {error}"
+    return None
+
+
+def _report(judge, counted: CountedCalls | None, table: pd.DataFrame, args: argparse.Namespace,
+            written: list[str]) -> None:
+    """Print the judge, the table, the bar, the interval and what else the run needs saying."""
+    if counted is not None:
+        print(f"Judge: LLMJudge, model {os.environ.get(ENV_MODEL, '').strip()}")
+    else:
+        print(f"Judge: {judge!r}")
+    print(format_table(table))
+    print(bar_line())
+    for line in interval_lines(table, args.resamples, args.seed):
+        print(line)
+    if counted is not None:
+        print(FAIRNESS)
+        print(f"Model calls: {counted.calls}.")
+    elif args.split != "heldout":
+        print(TUNED_ON_DEV)
+    if args.verdicts:
+        print(f"Verdicts: {len(written)} lines in {args.verdicts}.")
+
+
+def _fail(message: str) -> int:
+    print(f"judge_agreement.py: error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except _UsageError as error:
+        return _fail(str(error))
+    tasks = TRIAD_TASKS if args.task == "all" else (args.task,)
+    problem = _labels_problem(tasks, args)   # before any model call
+    if problem is not None:
+        return _fail(problem)
     counted = None
     if args.judge == "llm":
         judge = llm_judge_from_environment()   # prints how to set the variables when they are not set
         if judge is None:
-            print("judge_agreement.py: error: --judge llm needs an endpoint: set the variables above",
-                  file=sys.stderr)
-            return 2
+            return _fail("--judge llm needs an endpoint: set the variables above")
         judge.complete = counted = CountedCalls(judge.complete)
     else:
         judge = LexicalJudge()
     try:
         verdicts_file = args.verdicts.open("w", encoding="utf-8") if args.verdicts else None
     except OSError as error:
-        print(f"judge_agreement.py: error: cannot write --verdicts: {error}", file=sys.stderr)
-        return 2
-
+        return _fail(f"cannot write --verdicts: {error}")
     written = []
 
     def record(verdict: dict) -> None:
@@ -429,25 +455,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if verdicts_file is not None:
             verdicts_file.close()
-    if counted is not None:
-        if sys.stderr.isatty():
-            print(file=sys.stderr)
-        print(f"Judge: LLMJudge, model {os.environ.get(ENV_MODEL, '').strip()}")
-    else:
-        print(f"Judge: {judge!r}")
-    print(format_table(table))
-    print(bar_line())
-    for line in interval_lines(table, args.resamples, args.seed):
-        print(line)
-    if counted is not None:
-        print(FAIRNESS)
-        print(f"Model calls: {counted.calls}.")
-    elif args.split != "heldout":
-        print(TUNED_ON_DEV)
-    if args.verdicts:
-        print(f"Verdicts: {len(written)} lines in {args.verdicts}.")
+    if counted is not None and sys.stderr.isatty():
+        print(file=sys.stderr)   # end the progress line
+    _report(judge, counted, table, args, written)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
