@@ -303,45 +303,29 @@ def bar_line() -> str:
             f"majority share + {AGREEMENT_BAR['accuracy_over_majority']:.2f}.")
 
 
-def positive_int(text: str) -> int:
-    """``--limit``'s type: a whole number of at least 1.
+def whole_number(least: int, most: float = math.inf) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``least`` to ``most`` (--limit 1, --resamples 1 to
+    MAX_RESAMPLES, --seed 0), else an error saying which numbers are allowed.
 
-    >>> positive_int("5")
+    >>> whole_number(1)("5")
     5
-    >>> positive_int("0")
+    >>> whole_number(1)("0")
     Traceback (most recent call last):
     argparse.ArgumentTypeError: must be a whole number of at least 1, got '0'
-    """
-    return _whole_number(text, 1)
-
-
-def resample_count(text: str) -> int:
-    """``--resamples``' type: a whole number from 1 to MAX_RESAMPLES.
-
-    >>> resample_count("100001")
+    >>> whole_number(1, MAX_RESAMPLES)("100001")
     Traceback (most recent call last):
     argparse.ArgumentTypeError: must be a whole number from 1 to 100,000, got '100001'
-    """
-    return _whole_number(text, 1, MAX_RESAMPLES)
-
-
-def non_negative_int(text: str) -> int:
-    """``--seed``'s type: a whole number of at least 0.
-
-    >>> non_negative_int("0")
-    0
-    >>> non_negative_int("x")
+    >>> whole_number(0)("x")
     Traceback (most recent call last):
     argparse.ArgumentTypeError: must be a whole number of at least 0, got 'x'
     """
-    return _whole_number(text, 0)
+    def parse(text: str) -> int:
+        try:
+            return _whole(int(text), "", least, most)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number {_within(least, most)}, got {text!r}") from None
 
-
-def _whole_number(text: str, least: int, most: float = math.inf) -> int:
-    try:
-        return _whole(int(text), "", least, most)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number {_within(least, most)}, got {text!r}") from None
+    return parse
 
 
 class _UsageError(Exception):
@@ -362,13 +346,13 @@ def _parser() -> _Parser:
     parser.add_argument("--task", choices=(*TRIAD_TASKS, "all"), default="all", help="one task, or all (default)")
     parser.add_argument("--split", choices=SPLITS, default="heldout",
                         help="heldout (default), dev, or all: both halves")
-    parser.add_argument("--limit", type=positive_int, metavar="N", help="judge only the first N items of each task")
+    parser.add_argument("--limit", type=whole_number(1), metavar="N", help="judge only the first N items of each task")
     parser.add_argument("--verdicts", type=Path, metavar="FILE.jsonl",
                         help="write one JSON line per judged item: task, id, label, judge, reason")
     parser.add_argument("--data", type=Path, default=DATA, help="the folder of the label files (default: data/triad)")
-    parser.add_argument("--resamples", type=resample_count, default=RESAMPLES, metavar="N",
+    parser.add_argument("--resamples", type=whole_number(1, MAX_RESAMPLES), default=RESAMPLES, metavar="N",
                         help=f"bootstrap resamples for kappa's interval (default: {RESAMPLES})")
-    parser.add_argument("--seed", type=non_negative_int, default=SEED, metavar="S",
+    parser.add_argument("--seed", type=whole_number(0), default=SEED, metavar="S",
                         help=f"the bootstrap's numpy seed (default: {SEED})")
     return parser
 
