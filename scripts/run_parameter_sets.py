@@ -179,12 +179,45 @@ def inject(notebook, parameters: dict):
     return notebook
 
 
+# What nbclient raises when a new kernel dies or stays silent before its first reply
+KERNEL_START_FAILURES = ("died before replying", "didn't respond")
+
+
+def retry_kernel_start(run, attempts: int = 2):
+    """``run()``, called again when its kernel failed to start.
+
+    jupyter_client picks a kernel's five TCP ports as free, then lets the kernel bind them. Two
+    processes starting kernels at the same moment (the test workers) can pick the same port, and
+    that kernel dies at once ("Address already in use"). ``run`` must start its own kernel each
+    time; a kernel that cannot start at all still fails, with its error. conftest.py does the same
+    for nbval's kernels.
+
+    >>> calls = []
+    >>> def flaky():
+    ...     calls.append(1)
+    ...     if len(calls) == 1:
+    ...         raise RuntimeError("Kernel didn't respond in 60 seconds")
+    ...     return "ran"
+    >>> retry_kernel_start(flaky), len(calls)
+    ('ran', 2)
+    >>> retry_kernel_start(lambda: 1 / 0)
+    Traceback (most recent call last):
+    ZeroDivisionError: division by zero
+    """
+    for attempt in range(1, attempts + 1):
+        try:
+            return run()
+        except RuntimeError as error:
+            if attempt == attempts or not any(cue in str(error) for cue in KERNEL_START_FAILURES):
+                raise
+
+
 def execute(notebook, folder: Path, timeout: int = 300):
     """Run every cell in a fresh kernel started in ``folder``, going on after errors."""
     from nbclient import NotebookClient
 
-    NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(folder)}}).execute()
+    retry_kernel_start(lambda: NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True,
+                                              resources={"metadata": {"path": str(folder)}}).execute())
     return notebook
 
 
@@ -274,23 +307,28 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
     folders = {Path(path).resolve().parent for path, _ in jobs}
     if len(folders) != 1:
         raise ParameterSetError(f"one kernel runs notebooks of one folder (kernels start there), got {sorted(map(str, folders))}")
-    client = NotebookClient(nbformat.v4.new_notebook(), timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(folders.pop())}})
+    folder = folders.pop()
     clean = nbformat.v4.new_code_cell(BETWEEN_SETS)
-    results = []
-    with client.setup_kernel():
-        for notebook_path, parameter_sets in jobs:
-            original = nbformat.read(Path(notebook_path), as_version=4)
-            results.append([])
-            for parameters in parameter_sets:
-                client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
-                client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
-                notebook = inject(original, parameters)
-                client.nb = notebook
-                for index, cell in enumerate(notebook.cells):
-                    client.execute_cell(cell, index)
-                results[-1].append(cell_errors(notebook))
-    return results
+
+    def run_all() -> list:
+        client = NotebookClient(nbformat.v4.new_notebook(), timeout=timeout, kernel_name="python3", allow_errors=True,
+                                resources={"metadata": {"path": str(folder)}})
+        results = []
+        with client.setup_kernel():
+            for notebook_path, parameter_sets in jobs:
+                original = nbformat.read(Path(notebook_path), as_version=4)
+                results.append([])
+                for parameters in parameter_sets:
+                    client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
+                    client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
+                    notebook = inject(original, parameters)
+                    client.nb = notebook
+                    for index, cell in enumerate(notebook.cells):
+                        client.execute_cell(cell, index)
+                    results[-1].append(cell_errors(notebook))
+        return results
+
+    return retry_kernel_start(run_all)
 
 
 def describe(errors: list[dict]) -> str:

@@ -11,6 +11,7 @@ namespace emptied before every set, and figures laid out without being painted o
 """
 from __future__ import annotations
 
+import doctest
 import json
 import subprocess
 import sys
@@ -288,3 +289,9 @@ def test_a_notebook_needs_exactly_one_parameters_cell(tmp_path):
     notebook.cells[1].metadata["tags"] = notebook.cells[2].metadata["tags"] = ["parameters"]
     with pytest.raises(harness.ParameterSetError, match="found 2"):
         harness.inject(notebook, {"K": 1})
+
+
+def test_the_scripts_doctests():
+    """Including retry_kernel_start's: a kernel that fails to start is started once more."""
+    result = doctest.testmod(harness, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0 and result.failed == 0

@@ -23,6 +23,7 @@ from fontTools.ttLib import TTFont  # noqa: E402
 from matplotlib import font_manager  # noqa: E402
 
 from ragmetrics_lite import plotting  # noqa: E402
+from tests.helpers import load_script  # noqa: E402
 from ragmetrics_lite.plotting import (  # noqa: E402
     FONT_FAMILY,
     FONT_PATH,
@@ -272,8 +273,9 @@ def run_plot_notebook(tmp_path, first_cell: str) -> list:
 
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(first_cell), nbformat.v4.new_code_cell(PLOT_NOTEBOOK[1])]
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    harness = load_script(ROOT / "scripts" / "run_parameter_sets.py")
+    harness.retry_kernel_start(lambda: NotebookClient(notebook, timeout=120, kernel_name="python3",
+                                                      resources={"metadata": {"path": str(tmp_path)}}).execute())
     assert notebook.cells[0].outputs == []  # setup_plots prints nothing, also when it switches backend
     return notebook.cells[1].outputs
 
