@@ -21,6 +21,9 @@ import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_parameter_sets import retry_kernel_start  # noqa: E402  (the sibling script)
+
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL_NAME = "python3"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -52,19 +55,25 @@ def merge_streams(outputs: list) -> list:
     return merged
 
 
-def execute(path: Path, timeout: int = 600) -> float:
-    """Run one notebook top to bottom in a new kernel and save it; returns seconds taken."""
+def _run(path: Path, timeout: int):
+    """Read the notebook afresh and run it in a new kernel started in its folder."""
     notebook = nbformat.read(path, as_version=4)
-    start = time.perf_counter()
-    client = NotebookClient(
+    NotebookClient(
         notebook,
         timeout=timeout,
         kernel_name=KERNEL_NAME,
         resources={"metadata": {"path": str(path.parent)}},
         record_timing=False,
         store_widget_state=False,  # widget state holds random model ids; a handout would load a CDN
-    )
-    client.execute()
+    ).execute()
+    return notebook
+
+
+def execute(path: Path, timeout: int = 600) -> float:
+    """Run one notebook top to bottom in a new kernel and save it; returns seconds taken. A kernel
+    that dies or stays silent at start-up (its port taken by another process) is started once more."""
+    start = time.perf_counter()
+    notebook = retry_kernel_start(lambda: _run(path, timeout))
     notebook.metadata["kernelspec"] = environment_kernelspec()
     notebook.metadata.pop("widgets", None)  # state an earlier run or a JupyterLab save left behind
     for cell in notebook.cells:

@@ -190,7 +190,7 @@ def retry_kernel_start(run, attempts: int = 2):
     processes starting kernels at the same moment (the test workers) can pick the same port, and
     that kernel dies at once ("Address already in use"). ``run`` must start its own kernel each
     time; a kernel that cannot start at all still fails, with its error. conftest.py does the same
-    for nbval's kernels.
+    for nbval's kernels; scripts/execute_notebooks.py uses this one.
 
     >>> calls = []
     >>> def flaky():

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
@@ -139,6 +141,44 @@ def test_maintainer_command_executes_a_notebook_in_place(tmp_path):
     assert done.cells[1].outputs[0]["text"] == "nbdir 0.5\n"
     assert "execution" not in done.cells[0].metadata
     shutil.rmtree(folder)
+
+
+def test_maintainer_command_starts_a_kernel_once_more_when_its_port_was_taken(tmp_path, monkeypatch):
+    """A kernel whose port another process took dies or stays silent; the maintainer command then
+    runs the notebook once more, read afresh (the failed run may have left outputs behind), and
+    any other error still stops it."""
+    import nbformat
+
+    script = load_script(ROOT / "scripts" / "execute_notebooks.py")
+    path = tmp_path / "99_probe.ipynb"
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell("1 + 1")]
+    nbformat.write(notebook, path)
+    seen = []
+
+    class PortTakenOnce:
+        def __init__(self, notebook, **options):
+            self.notebook = notebook
+
+        def execute(self):
+            seen.append([c.outputs for c in self.notebook.cells])
+            self.notebook.cells[0].outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "2"})]
+            if len(seen) == 1:
+                raise RuntimeError("Kernel didn't respond in 60 seconds")
+
+    monkeypatch.setattr(script, "NotebookClient", PortTakenOnce)
+    monkeypatch.setattr(script, "environment_kernelspec", lambda: {"name": "python3"})
+    script.execute(path)
+    assert seen == [[[]], [[]]]   # two starts, each on the notebook as stored
+    assert nbformat.read(path, as_version=4).cells[0].outputs[0]["data"]["text/plain"] == "2"
+
+    class Broken(PortTakenOnce):
+        def execute(self):
+            raise RuntimeError("Kernel died: an error in the notebook's kernel")
+
+    monkeypatch.setattr(script, "NotebookClient", Broken)
+    with pytest.raises(RuntimeError, match="an error in the notebook"):
+        script.execute(path)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
