@@ -69,6 +69,7 @@ NOT_METRICS = {
     "split_statements": "a step of the triad's metrics",
     "judge_items": "runs a judge over labelled items",
     "read_triad_labels": "reads hand labels from a file",
+    "read_second_labels": "reads a second labeller's labels from a file",
     "agreement_summary": "compares a judge with hand labels",
     "meets_agreement_bar": "checks an agreement summary against the bar set for a judge",
     "llm_judge_from_environment": "builds a judge",

@@ -5,7 +5,8 @@ import math
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite.triad import TRIAD_TASKS, Judge, Verdict, agreement_summary, judge_items, meets_agreement_bar, read_triad_labels
+from ragmetrics_lite.triad import (TRIAD_TASKS, Judge, Verdict, agreement_summary, judge_items, meets_agreement_bar,
+                                   read_second_labels, read_triad_labels)
 
 ITEM = {"faithfulness": {"context": "产品支持 7 天退款。", "statement": "支持 7 天退款。"},
         "context_relevancy": {"question": "退款政策？", "sentence": "退款需在 7 天内申请。"},
@@ -129,3 +130,48 @@ def test_meets_agreement_bar_edges():
     assert not meets_agreement_bar({**exactly, "kappa": 0.39})
     assert not meets_agreement_bar({**exactly, "accuracy": 0.59})
     assert not meets_agreement_bar({**exactly, "kappa": math.nan})
+
+
+def write_second(folder, task, lines):
+    (folder / "second_labeller").mkdir(exist_ok=True)
+    text = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
+    (folder / "second_labeller" / f"{task}.jsonl").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("task", TRIAD_TASKS)
+def test_read_second_labels_joins_the_first_file(tmp_path, task):
+    write(tmp_path, task, [item(task, 1), item(task, 2, label=0), item(task, 3)])
+    write_second(tmp_path, task, [{"id": f"{task[0]}003", "label": 0}, {"id": f"{task[0]}001", "label": 1}])
+    both = read_second_labels(tmp_path, task)
+    assert both["id"].tolist() == [f"{task[0]}001", f"{task[0]}003"]   # the first file's order
+    assert both["label"].tolist() == [1, 1] and both["second_label"].tolist() == [1, 0]
+    assert list(both.columns) == [*read_triad_labels(tmp_path, task).columns, "second_label"]
+
+
+@pytest.mark.parametrize("line, message", [
+    ({"id": "f001", "label": 2}, "second_labeller/faithfulness.jsonl line 2: label must be 1 or 0"),
+    ({"id": "f001", "label": False}, "line 2: label must be 1 or 0"),
+    ({"label": 1}, "line 2: expected a JSON object with an id and a label"),
+    ([1, 0], "line 2: expected a JSON object with an id and a label"),
+    ({"id": "f002", "label": 1}, "line 2: id 'f002' appears twice"),
+    ("{not json", "line 2: not valid JSON"),
+])
+def test_read_second_labels_names_the_bad_line(tmp_path, line, message):
+    write(tmp_path, "faithfulness", [item("faithfulness", 1), item("faithfulness", 2)])
+    write_second(tmp_path, "faithfulness", [{"id": "f002", "label": 1}, line])
+    with pytest.raises(ValueError, match=message):
+        read_second_labels(tmp_path, "faithfulness")
+
+
+def test_read_second_labels_unknown_id_empty_file_no_file(tmp_path):
+    write(tmp_path, "faithfulness", [item("faithfulness", 1)])
+    write_second(tmp_path, "faithfulness", [{"id": "f001", "label": 1}, {"id": "f999", "label": 0}])
+    with pytest.raises(ValueError, match=r"second_labeller/faithfulness.jsonl: id\(s\) \['f999'\] are not in faithfulness.jsonl"):
+        read_second_labels(tmp_path, "faithfulness")
+    write_second(tmp_path, "faithfulness", ["", "  "])
+    with pytest.raises(ValueError, match="second_labeller/faithfulness.jsonl holds no items"):
+        read_second_labels(tmp_path, "faithfulness")
+    with pytest.raises(FileNotFoundError, match="answer_relevancy"):
+        read_second_labels(tmp_path, "answer_relevancy")
+    with pytest.raises(ValueError, match="task must be one of"):
+        read_second_labels(tmp_path, "relevancy")

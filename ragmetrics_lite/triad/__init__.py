@@ -7,7 +7,15 @@ are split by ``split_statements``; hand labels and agreement live in ``labels``.
 ``12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and ``14_answer_relevancy.ipynb``.
 """
 from .judges import Judge, ScriptedJudge, Verdict
-from .labels import AGREEMENT_BAR, TRIAD_TASKS, agreement_summary, judge_items, meets_agreement_bar, read_triad_labels
+from .labels import (
+    AGREEMENT_BAR,
+    TRIAD_TASKS,
+    agreement_summary,
+    judge_items,
+    meets_agreement_bar,
+    read_second_labels,
+    read_triad_labels,
+)
 from .lexical import LexicalJudge
 from .llm import LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
 from .metrics import (
@@ -42,6 +50,7 @@ __all__ = [
     "context_precision_verdicts",
     "TRIAD_TASKS",
     "read_triad_labels",
+    "read_second_labels",
     "judge_items",
     "agreement_summary",
     "AGREEMENT_BAR",

@@ -4,7 +4,8 @@
 half of each file is ``heldout``. :func:`judge_items` asks a judge about every item and
 :func:`agreement_summary` compares its verdicts with the labels (accuracy, the majority class's
 share, Cohen's kappa from :func:`ragmetrics_lite.cohens_kappa`, which equals
-``sklearn.metrics.cohen_kappa_score``). Shown in ``13_faithfulness.ipynb`` (all three tasks) and
+``sklearn.metrics.cohen_kappa_score``). :func:`read_second_labels` reads a second labeller's labels
+for a sample of the items (``data/triad/second_labeller/{task}.jsonl``). Shown in ``13_faithfulness.ipynb`` (all three tasks) and
 used in ``12_context_relevancy`` and ``14_answer_relevancy``.
 """
 from __future__ import annotations
@@ -19,8 +20,8 @@ from ..agreement import cohens_kappa
 from .judges import Judge
 from .metrics import _ask, _judge_or_default
 
-__all__ = ["TRIAD_TASKS", "TASK_FIELDS", "AGREEMENT_BAR", "read_triad_labels", "judge_items", "agreement_summary",
-           "meets_agreement_bar"]
+__all__ = ["TRIAD_TASKS", "TASK_FIELDS", "AGREEMENT_BAR", "read_triad_labels", "read_second_labels", "judge_items",
+           "agreement_summary", "meets_agreement_bar"]
 
 TRIAD_TASKS = ("faithfulness", "context_relevancy", "answer_relevancy")
 #: The two texts each task compares: (judged against, judged item).
@@ -60,6 +61,35 @@ def _check_item(item: object, where: str, task: str) -> dict:
     return item
 
 
+def _read_jsonl(path: Path, check, shown: str) -> list[dict]:
+    """Each non-blank line of ``path`` parsed and passed through ``check(item, where)``; ids unique.
+    Errors name the file as ``shown`` and the line."""
+    items, seen = [], set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{shown} line {number}"
+        try:
+            item = check(json.loads(line), where)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
+        if item["id"] in seen:
+            raise ValueError(f"{where}: id {item['id']!r} appears twice")
+        seen.add(item["id"])
+        items.append(item)
+    if not items:
+        raise ValueError(f"{shown} holds no items")
+    return items
+
+
+def _check_second(item: object, where: str) -> dict:
+    if not isinstance(item, dict) or "id" not in item or "label" not in item:
+        raise ValueError(f"{where}: expected a JSON object with an id and a label, got {item!r}")
+    if isinstance(item["label"], bool) or item["label"] not in (0, 1):
+        raise ValueError(f"{where}: label must be 1 or 0, got {item['label']!r}")
+    return item
+
+
 def read_triad_labels(directory, task: str) -> pd.DataFrame:
     """One row per item of ``{directory}/{task}.jsonl``, every line checked against the schema.
 
@@ -76,28 +106,41 @@ def read_triad_labels(directory, task: str) -> pd.DataFrame:
     0  a1      1
     """
     task = _check_task(task)
-    path = Path(directory) / f"{task}.jsonl"
-    items, seen = [], set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path.name} line {number}"
-        try:
-            item = _check_item(json.loads(line), where, task)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
-        if item["id"] in seen:
-            raise ValueError(f"{where}: id {item['id']!r} appears twice")
-        seen.add(item["id"])
-        items.append(item)
-    if not items:
-        raise ValueError(f"{path.name} holds no items")
+    items = _read_jsonl(Path(directory) / f"{task}.jsonl", lambda item, where: _check_item(item, where, task),
+                        f"{task}.jsonl")
     columns = [*_COMMON, *TASK_FIELDS[task], "label", "note"]
     frame = pd.DataFrame(items).reindex(columns=columns)
     frame["note"] = frame["note"].fillna("")
     frame["label"] = frame["label"].astype(int)
     return frame
 
+
+def read_second_labels(directory, task: str) -> pd.DataFrame:
+    """The items a second labeller labelled: :func:`read_triad_labels`' rows for the ids in
+    ``{directory}/second_labeller/{task}.jsonl`` (lines ``{"id": ..., "label": 1 or 0}``), in the
+    first file's order, with the second labeller's label as ``second_label``. An id the first file
+    lacks is an error. Notebooks 12, 13, 14 and 18 compare the two labellers this way.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / "second_labeller").mkdir()
+    >>> _ = (folder / "answer_relevancy.jsonl").write_text(
+    ...     '{"id": "a1", "split": "dev", "lang": "en", "phenomenon": "direct", '
+    ...     '"question": "How do I get a refund?", "statement": "Open the order page.", "label": 1, "note": ""}\\n')
+    >>> _ = (folder / "second_labeller" / "answer_relevancy.jsonl").write_text('{"id": "a1", "label": 0}\\n')
+    >>> read_second_labels(folder, "answer_relevancy")[["id", "label", "second_label"]]
+       id  label  second_label
+    0  a1      1             0
+    """
+    first = read_triad_labels(directory, task)
+    shown = f"second_labeller/{task}.jsonl"
+    second = {item["id"]: item["label"] for item in _read_jsonl(Path(directory) / shown, _check_second, shown)}
+    unknown = sorted(set(second) - set(first["id"]))
+    if unknown:
+        raise ValueError(f"{shown}: id(s) {unknown[:5]} are not in {task}.jsonl")
+    both = first[first["id"].isin(second)].reset_index(drop=True)
+    both["second_label"] = both["id"].map(second).astype(int)
+    return both
 
 def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> pd.DataFrame:
     """``items`` plus ``judge`` (1/0, the judge's verdict) and ``reason``: one judge call per item.
