@@ -291,7 +291,12 @@ def test_a_notebook_needs_exactly_one_parameters_cell(tmp_path):
         harness.inject(notebook, {"K": 1})
 
 
-def test_the_scripts_doctests():
-    """Including retry_kernel_start's: a kernel that fails to start is started once more."""
+def test_the_scripts_doctests(monkeypatch):
+    """Including retry_kernel_start's: a kernel that fails to start is started once more.
+
+    doctest keeps a function only if ``inspect.getmodule`` finds it in the module searched, and that
+    looks the name up in sys.modules: scripts/execute_notebooks.py imports this script as
+    ``run_parameter_sets``, a second copy, after which testmod would find no test at all."""
+    monkeypatch.setitem(sys.modules, harness.__name__, harness)
     result = doctest.testmod(harness, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
