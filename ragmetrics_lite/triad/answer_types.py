@@ -32,9 +32,10 @@ from functools import lru_cache
 
 from .quantities import quantities_in
 
-__all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
-           "SUPERSEDED_CUES", "CURRENT_CUES", "NOT_COVERED_CUES", "DESCRIPTION_FORMS", "PAST_QUESTION_CUES", "expected_answer_types",
-           "answer_type_found", "quantity_answer_found", "superseded", "SUPERSEDED_PATTERNS", "CURRENT_PATTERNS", "cues_in", "strip_cues"]
+__all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES", "SUPERSEDED_CUES",
+           "CURRENT_CUES", "NOT_COVERED_CUES", "DESCRIPTION_FORMS", "PAST_QUESTION_CUES", "SUPERSEDED_PATTERNS",
+           "CURRENT_PATTERNS", "expected_answer_types", "answer_type_found", "quantity_answer_found", "superseded",
+           "cues_in", "strip_cues"]
 
 #: Interrogatives -> the answer type they ask for, checked in this order (the first match in a
 #: question part wins: "how long" is a duration, not a step).
@@ -120,7 +121,8 @@ PAST_QUESTION_CUES = ("以前", "之前", "此前", "原来", "过去", "旧", "
 #: A text that (also) states what holds now.
 CURRENT_CUES = ("现行", "现在", "目前", "当前", "新版", "最新", "current", "currently", "in force", "latest")
 #: "since <a date or version>", "自 ... 起" also state what holds now.
-CURRENT_PATTERNS = (r"(?:自|从).{0,15}起", rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
+CURRENT_PATTERNS = (r"(?:自|从).{0,15}起",
+                    rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
 #: A text that says its topic is not covered here.
 NOT_COVERED_CUES = ("不涉及", "未涉及", "不介绍", "不包括本", "不适用", "不在本", "另行规定", "请参阅", "详见", "不讨论",
                     "does not cover", "doesn't cover", "not covered", "does not apply", "doesn't apply",
