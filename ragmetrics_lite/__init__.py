@@ -1,8 +1,8 @@
 """ragmetrics_lite: small, readable RAG evaluation metrics, each derived in a notebook.
 
-Retrieval metrics agree with trec_eval per query (``retrieval``; ``evaluate`` in
-``batch``, over the metric table in ``metric_table``); TREC files are read by ``trec_io``; exercises for the notebooks live in
-``ragmetrics_lite.exercises``.
+Retrieval metrics agree with trec_eval per query (``retrieval``; ``evaluate`` in ``batch``, over
+the metric table in ``metric_table``); TREC files are read by ``trec_io``; exercises for the
+notebooks live in ``ragmetrics_lite.exercises``.
 """
 from ._validation import RagMetricsWarning
 from .batch import evaluate

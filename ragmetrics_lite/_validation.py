@@ -136,7 +136,8 @@ def check_id_kinds(*groups: tuple[str, Iterable[object]]) -> None:
     >>> check_id_kinds(("relevant", [101, 205]), ("retrieved", ["101"]))
     Traceback (most recent call last):
     ...
-    TypeError: relevant has numeric ids (e.g. 101) but retrieved has string ids (e.g. '101'): 101 never equals '101', so every metric would silently be 0. Use one kind of id on both sides.
+    TypeError: relevant has numeric ids (e.g. 101) but retrieved has string ids (e.g. '101'):
+    101 never equals '101', so every metric would silently be 0. Use one kind of id on both sides.
     """
     seen: dict[str, tuple[str, object]] = {}
     for name, ids in groups:
@@ -260,7 +261,8 @@ def as_references(references: object, name: str = "references") -> list[list[str
     >>> as_references(["a", "b"])
     Traceback (most recent call last):
     ...
-    TypeError: references must be a list of token lists, one per reference, got a list of strings; for a single reference write [reference]
+    TypeError: references must be a list of token lists, one per reference, got a list of strings;
+    for a single reference write [reference]
     """
     if isinstance(references, (str, bytes)):
         raise TypeError(

@@ -26,7 +26,8 @@ import pandas as pd
 
 from . import retrieval
 
-__all__ = ["Metric", "Ranked", "ranked", "METRICS", "DEFAULT_METRICS", "parse_metric", "trec_eval_measure", "known_metrics"]
+__all__ = ["Metric", "Ranked", "ranked", "METRICS", "DEFAULT_METRICS", "parse_metric", "trec_eval_measure",
+           "known_metrics"]
 
 
 class Ranked(NamedTuple):

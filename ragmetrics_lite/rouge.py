@@ -221,7 +221,8 @@ def _batch_lcs(tokens: _ngrams.Tokens, pairs: int, chunk: int = 256) -> np.ndarr
     return lengths
 
 
-def rouge_scores(candidates: list[list[str]], references: list[list[str]], orders=(1, 2), with_lcs: bool = True) -> pd.DataFrame:
+def rouge_scores(candidates: list[list[str]], references: list[list[str]], orders=(1, 2),
+                 with_lcs: bool = True) -> pd.DataFrame:
     """ROUGE-N for each order in ``orders`` (and ROUGE-L) of every (candidate, reference) pair at once.
 
     One row per pair, columns ``rouge1_precision, rouge1_recall, rouge1_fmeasure,
@@ -251,7 +252,8 @@ def rouge_scores(candidates: list[list[str]], references: list[list[str]], order
     candidates = [as_tokens(c, f"candidates[{i}]") for i, c in enumerate(candidates)]
     references = [as_tokens(r, f"references[{i}]") for i, r in enumerate(references)]
     if len(candidates) != len(references):
-        raise ValueError(f"got {len(candidates)} candidates but {len(references)} references: one reference per candidate")
+        raise ValueError(f"got {len(candidates)} candidates but {len(references)} references: "
+                         "one reference per candidate")
     orders = [check_k(n, name="n") for n in orders]
     pairs = len(candidates)
     tokens = _ngrams.token_stream(candidates + references)

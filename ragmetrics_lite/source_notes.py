@@ -65,7 +65,8 @@ def notes_claim(claim: str, holds: bool, applies: bool) -> None:
     >>> notes_claim("history chunks score below refund chunks", True, applies=True)
     As in the source notes: history chunks score below refund chunks
     >>> notes_claim("history chunks score below refund chunks", False, applies=False)
-    For your inputs it does not hold that history chunks score below refund chunks (the source notes' claim is about their example only)
+    For your inputs it does not hold that history chunks score below refund chunks
+    (the source notes' claim is about their example only)
     >>> notes_claim("history chunks score below refund chunks", False, applies=True)
     Traceback (most recent call last):
     ...

@@ -32,9 +32,10 @@ from functools import lru_cache
 
 from .quantities import quantities_in
 
-__all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
-           "SUPERSEDED_CUES", "CURRENT_CUES", "NOT_COVERED_CUES", "DESCRIPTION_FORMS", "PAST_QUESTION_CUES", "expected_answer_types",
-           "answer_type_found", "quantity_answer_found", "superseded", "SUPERSEDED_PATTERNS", "CURRENT_PATTERNS", "cues_in", "strip_cues"]
+__all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES", "SUPERSEDED_CUES",
+           "CURRENT_CUES", "NOT_COVERED_CUES", "DESCRIPTION_FORMS", "PAST_QUESTION_CUES", "SUPERSEDED_PATTERNS",
+           "CURRENT_PATTERNS", "expected_answer_types", "answer_type_found", "quantity_answer_found", "superseded",
+           "cues_in", "strip_cues"]
 
 #: Interrogatives -> the answer type they ask for, checked in this order (the first match in a
 #: question part wins: "how long" is a duration, not a step).
@@ -42,9 +43,9 @@ QUESTION_TYPES: dict[str, tuple[str, ...]] = {
     "weight": ("多重", "多沉", "重量", "how heavy", "weigh", "weight"),
     "distance": ("多远", "距离", "how far", "distance"),
     "clock": ("几点", "what time"),
-    "duration": ("多久", "多长时间", "多长", "多少天", "多少小时", "多少分钟", "几天", "几个月", "几年", "几周", "几小时", "几个小时", "几分钟",
-                 "how long", "how soon", "how many days", "how many hours", "how many weeks",
-                 "how many months", "how many years", "how many minutes"),
+    "duration": ("多久", "多长时间", "多长", "多少天", "多少小时", "多少分钟", "几天", "几个月", "几年", "几周",
+                 "几小时", "几个小时", "几分钟", "how long", "how soon", "how many days", "how many hours",
+                 "how many weeks", "how many months", "how many years", "how many minutes"),
     "time": ("什么时候", "何时", "哪天", "哪一天", "when", "by when", "how soon"),
     "amount": ("多少钱", "价格", "费用是多少", "how much", "what does it cost", "what is the price"),
     "number": ("多少", "几", "多大", "多高", "多快", "多少个", "how many", "how large",
@@ -85,8 +86,8 @@ ANSWER_EVIDENCE: dict[str, tuple[str, ...]] = {
               "office", "portal", "website", "app", "centre", "center"),
     "reason": ("因为", "由于", "为了", "所以", "因此", "原因", "because", "since", "due to", "so that",
                "in order to", "to protect", "reason"),
-    "yes_no": ("可以", "可", "能", "不", "没", "无", "未", "须", "必须", "需要", "需", "支持", "允许", "只", "仅", "是的",
-               "会", "有", "免", "禁止", "yes", "no", "not", "n't", "can", "cannot", "may", "must",
+    "yes_no": ("可以", "可", "能", "不", "没", "无", "未", "须", "必须", "需要", "需", "支持", "允许", "只", "仅",
+               "是的", "会", "有", "免", "禁止", "yes", "no", "not", "n't", "can", "cannot", "may", "must",
                "only", "allowed", "permitted", "required", "need", "never", "always", "should", "will"),
     "open": (),
 }
@@ -120,10 +121,11 @@ PAST_QUESTION_CUES = ("以前", "之前", "此前", "原来", "过去", "旧", "
 #: A text that (also) states what holds now.
 CURRENT_CUES = ("现行", "现在", "目前", "当前", "新版", "最新", "current", "currently", "in force", "latest")
 #: "since <a date or version>", "自 ... 起" also state what holds now.
-CURRENT_PATTERNS = (r"(?:自|从).{0,15}起", rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
+CURRENT_PATTERNS = (r"(?:自|从).{0,15}起",
+                    rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
 #: A text that says its topic is not covered here.
-NOT_COVERED_CUES = ("不涉及", "未涉及", "不介绍", "不包括本", "不适用", "不在本", "另行规定", "请参阅", "详见", "不讨论",
-                    "does not cover", "doesn't cover", "not covered", "does not apply", "doesn't apply",
+NOT_COVERED_CUES = ("不涉及", "未涉及", "不介绍", "不包括本", "不适用", "不在本", "另行规定", "请参阅", "详见",
+                    "不讨论", "does not cover", "doesn't cover", "not covered", "does not apply", "doesn't apply",
                     "outside the scope", "not discussed", "covered elsewhere", "see section", "not described")
 
 

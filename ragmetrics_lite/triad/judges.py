@@ -85,7 +85,8 @@ class ScriptedJudge(Judge):
 
     def _replay(self, asked: list) -> list[Verdict]:
         if len(asked) != len(self.verdicts):
-            raise ValueError(f"ScriptedJudge holds {len(self.verdicts)} verdicts but was asked about {len(asked)} texts")
+            raise ValueError(f"ScriptedJudge holds {len(self.verdicts)} verdicts "
+                             f"but was asked about {len(asked)} texts")
         return [Verdict(v, self.reason) for v in self.verdicts]
 
     def support(self, statements, contexts):

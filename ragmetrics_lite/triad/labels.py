@@ -5,8 +5,9 @@ half of each file is ``heldout``. :func:`judge_items` asks a judge about every i
 :func:`agreement_summary` compares its verdicts with the labels (accuracy, the majority class's
 share, Cohen's kappa from :func:`ragmetrics_lite.cohens_kappa`, which equals
 ``sklearn.metrics.cohen_kappa_score``). :func:`read_second_labels` reads a second labeller's labels
-for a sample of the items (``data/triad/second_labeller/{task}.jsonl``). Shown in ``13_faithfulness.ipynb`` (all three tasks) and
-used in ``12_context_relevancy`` and ``14_answer_relevancy``.
+for a sample of the items (``data/triad/second_labeller/{task}.jsonl``). Shown in
+``13_faithfulness.ipynb`` (all three tasks) and used in ``12_context_relevancy`` and
+``14_answer_relevancy``.
 """
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ The rules (each broken rule adds a line to the verdict's ``reason``, named after
   lacks); every quantity in the statement (read on the raw text, :mod:`~ragmetrics_lite.triad.quantities`)
   occurs in a context sentence that shares most of its words, with the same value and unit or,
   with rule ``units`` (off by default, see ``DEFAULT_RULES``), the same amount once units are
-  converted (48 小时 = 两天, 5,200 mAh = 5.2 Ah, 9 折 = 90%); and each clause of the statement agrees in negation with a closest context clause.
+  converted (48 小时 = 两天, 5,200 mAh = 5.2 Ah, 9 折 = 90%); and each clause of the statement agrees
+  in negation with a closest context clause.
 * **context_relevance** / **answer_relevance**: the topic first: word overlap measured both ways,
   the F1 (harmonic mean) of the share of the question's content words found in the text and the
   share of the text's content words found in the question, must be above 0 and reach
@@ -250,8 +251,9 @@ def _quantity_found(quantity: Quantity, text: _Text, convert: bool = True) -> bo
         q.dimension == quantity.dimension and q.base is not None and q.base == quantity.base for q in text.quantities)
 
 
-_TYPE_NAMES = {"weight": "a weight", "distance": "a distance", "clock": "a time of day", "duration": "a duration", "time": "a time", "amount": "an amount", "number": "a number",
-               "step": "a step or action", "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
+_TYPE_NAMES = {"weight": "a weight", "distance": "a distance", "clock": "a time of day", "duration": "a duration",
+               "time": "a time", "amount": "an amount", "number": "a number", "step": "a step or action",
+               "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
 
 
 class LexicalJudge(Judge):
@@ -262,9 +264,9 @@ class LexicalJudge(Judge):
     words found in the question) a context sentence or chunk must reach. ``address_threshold``:
     the same for an answer statement. ``stopwords``: an iterable of words to ignore (default: the
     shipped list). ``rules``: the names in ``RULES`` to apply (default ``DEFAULT_RULES``, all but
-    ``units``), so a learner can switch one on or off and see what it does. The defaults were chosen by cross-validation on the
-    ``dev`` items of ``data/triad`` only (``scripts/tune_lexical_judge.py``) and frozen with their
-    figures in ``data/triad/judge_freeze.json``. Notebook ``13_faithfulness``.
+    ``units``), so a learner can switch one on or off and see what it does. The defaults were chosen
+    by cross-validation on the ``dev`` items of ``data/triad`` only (``scripts/tune_lexical_judge.py``)
+    and frozen with their figures in ``data/triad/judge_freeze.json``. Notebook ``13_faithfulness``.
 
     >>> judge = LexicalJudge()
     >>> judge.support(["产品支持 30 天无理由退款。"], ["产品支持 7 天退款。"])[0].verdict

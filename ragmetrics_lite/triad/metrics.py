@@ -169,7 +169,8 @@ def faithfulness(answer: str, contexts: list[str], judge: Judge | None = None) -
 def context_relevancy_verdicts(question: str, contexts: list[str], judge: Judge | None = None) -> pd.DataFrame:
     """One row per context sentence: ``chunk`` (1-based rank), ``statement``, ``verdict``, ``reason``.
 
-    >>> context_relevancy_verdicts("退款政策是什么？", ["退款政策：7 天内可退款。公司成立于 1998 年。"])[["chunk", "verdict"]]
+    >>> chunks = ["退款政策：7 天内可退款。公司成立于 1998 年。"]
+    >>> context_relevancy_verdicts("退款政策是什么？", chunks)[["chunk", "verdict"]]
        chunk  verdict
     0      1     True
     1      1    False
@@ -260,7 +261,8 @@ def answer_relevancy(question: str, answer: str, judge: Judge | None = None) -> 
 def context_precision_verdicts(question: str, contexts: list[str], judge: Judge | None = None) -> pd.DataFrame:
     """One row per chunk, in rank order: ``chunk`` (rank), ``statement`` (the chunk), ``verdict``, ``reason``.
 
-    >>> context_precision_verdicts("退款政策是什么？", ["公司成立于 1998 年。", "退款政策：7 天内可退款。"])["verdict"].tolist()
+    >>> chunks = ["公司成立于 1998 年。", "退款政策：7 天内可退款。"]
+    >>> context_precision_verdicts("退款政策是什么？", chunks)["verdict"].tolist()
     [False, True]
     """
     _check_text(question, "question")

@@ -70,9 +70,12 @@ _EN_NUMBERS.update({w: 10 * i for i, w in enumerate(
 _EN_SCALES = {"hundred": 100, "thousand": 1000}
 _EN_UNITS_OF_TIME = r"(?:second|minute|hour|day|week|fortnight|month|year)s?\b"
 
-_NUMBER = re.compile(r"(?<![A-Za-z\d.,:])\d{1,2}:\d{2}(?!\d)|(?<![A-Za-z\d.,:])\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-z\d:])(?:\s*万)?%?")
+_NUMBER = re.compile(r"(?<![A-Za-z\d.,:])\d{1,2}:\d{2}(?!\d)"                              # a time of day: 10:30
+                     r"|(?<![A-Za-z\d.,:])\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-z\d:])(?:\s*万)?%?")  # 1,000.50; 1.2 万; 95%
 _ZH_NUMERALS = "".join(_ZH_DIGITS) + "".join(_ZH_POWERS)
-_ZH_NUMBER = re.compile(f"(?<![\\d.])(?<![\\d.] )(?<![\\d.]个)[{_ZH_NUMERALS}]+(?:个)?半?(?=[{MEASURE_WORDS}])|(?<![\\d.]个)(?<![\\d.] 个)半(?=个?[{MEASURE_WORDS}])")
+_ZH_NUMBER = re.compile(
+    f"(?<![\\d.])(?<![\\d.] )(?<![\\d.]个)[{_ZH_NUMERALS}]+(?:个)?半?(?=[{MEASURE_WORDS}])"  # 三天, 一个半小时
+    f"|(?<![\\d.]个)(?<![\\d.] 个)半(?=个?[{MEASURE_WORDS}])")  # 半天, 半个月
 _EN_WORD = r"(?:" + "|".join(sorted([*_EN_NUMBERS, "one"], key=len, reverse=True)) + r")"
 _EN_NUMBER = re.compile(
     rf"\b(?:{_EN_WORD}(?:[- ]{_EN_WORD})?(?:\s+(?:hundred|thousand)(?:\s+(?:and\s+)?{_EN_WORD})?)?"
@@ -194,7 +197,8 @@ def quantities_in(text: str) -> list[Quantity]:
             unit, unit_end = ("", end) if raw.endswith("%") else _unit_after(text, end)
             if raw == "一" and _unit_entry(unit) is None:
                 continue  # 一个订单, 一位顾客: "a", not a count
-            if re.fullmatch(r"(?i)an?|one", raw.strip()) and (_unit_entry(unit) is None or _RATE.search(text[:match.start()])):
+            if re.fullmatch(r"(?i)an?|one", raw.strip()) and (
+                    _unit_entry(unit) is None or _RATE.search(text[:match.start()])):
                 continue  # "the new one"; "80 yuan a day" is a rate, not a day
             value = read(raw)
             if pattern is _NUMBER and unit == "半":  # 3 个半月: three and a half months
