@@ -9,7 +9,7 @@
   no step in it); the good answer passes, though its faithfulness is below 1 because 提交 is not
   in the context. (Round 1's wording of the on-topic answer, 钱会, was blamed on faithfulness by
   the round-2 judge: jieba cuts 钱会 out as one word the context lacks; the notebook now says
-  退款会.) The notebook asserts this next to its table only while its inputs are the shipped ones,
+  退款会.) The notebook asserts this in Going further only while its inputs are the shipped ones,
   recognised by a CRC-32 of the texts and threshold: a test holds that fingerprint to the
   parameters cell, so the guard cannot go silent.
 * A bag-of-words vector is not an embedding: 如何 and 怎么 share nothing, so a paraphrased question
