@@ -30,7 +30,7 @@ from .bleu_score import (
 )
 from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
 from .meteor_score import count_chunks, meteor, meteor_alignment
-from .source_notes import notes_check, notes_claim, same_inputs
+from .course.notes import notes_check, notes_claim, on_notes_example, same_inputs
 from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 from .agreement import cohens_kappa, fleiss_kappa, rating_counts
 from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
@@ -102,6 +102,7 @@ __all__ = [
     "notes_check",
     "notes_claim",
     "same_inputs",
+    "on_notes_example",
     "latency_percentiles",
     "PERCENTILE_METHODS",
     "StageTimer",

@@ -60,6 +60,7 @@ NOT_METRICS = {
     "notes_check": "a notebook helper for the source notes' figures",
     "notes_claim": "a notebook helper for the source notes' claims",
     "same_inputs": "a notebook helper",
+    "on_notes_example": "a notebook helper",
     "rank_playground": "an interactive widget",
     # the RAG triad (ragmetrics_lite/triad): the verdict tables and tools around the four metrics
     "faithfulness_verdicts": "the verdict table behind faithfulness",

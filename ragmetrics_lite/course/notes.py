@@ -6,10 +6,10 @@ the example's inputs and re-run; the notes' figure then no longer applies, and a
 would stop "Run All" at the first check. ``notes_check`` asserts the figure only while the inputs
 are the notes' own example, and otherwise prints the learner's value beside a one-line reminder.
 
-A notebook decides whether its inputs are still the notes' example by comparing the parameters
-cell with the notes' inputs, written once in the cell after it::
+A notebook decides whether its inputs are still the notes' example by comparing the values of its
+``parameters`` cell with the notes' inputs, kept as data in ``notes_examples/<notebook>.json``::
 
-    on_notes_example = same_inputs(PARAMETERS, NOTES_EXAMPLE)
+    on_notes_example = on_notes_example("01_recall_at_k", K=K, relevant=relevant, retrieved=retrieved)
     notes_check(f"Recall@{K}", recall, 2 / 3, on_notes_example)
 
 >>> notes_check("Recall@5", 2 / 3, 2 / 3, applies=True)
@@ -23,12 +23,17 @@ AssertionError: Recall@5 = 0.5000, but the source notes' example gives 0.6667
 """
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
 
 import numpy as np
-from collections.abc import Mapping
 
-__all__ = ["notes_check", "notes_claim", "same_inputs"]
+__all__ = ["notes_check", "notes_claim", "on_notes_example", "same_inputs"]
+
+EXAMPLES = Path(__file__).with_name("notes_examples")
 
 
 def notes_check(label: str, value: float, notes_value: float, applies: bool, *,
@@ -99,3 +104,41 @@ def same_inputs(inputs: Mapping, notes_example: Mapping) -> bool:
     if missing:
         raise KeyError(f"the inputs have no value named {missing[0]!r}")
     return all(inputs[name] == value for name, value in notes_example.items())
+
+
+@cache
+def notes_example(notebook: str) -> dict:
+    """The source notes' inputs for one notebook (``notes_examples/<notebook>.json``, key ``inputs``).
+
+    >>> notes_example("06_dcg")
+    {'grades': [3, 2, 1, 3], 'K': 4}
+    """
+    path = EXAMPLES / f"{notebook}.json"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in EXAMPLES.glob("*.json")))
+        raise ValueError(f"no source-notes example is recorded for {notebook!r}; known: {known}")
+    return json.loads(path.read_text(encoding="utf-8"))["inputs"]
+
+
+def on_notes_example(notebook: str, **inputs) -> bool:
+    """True while a notebook's ``parameters`` values are still the source notes' example.
+
+    Pass the parameters by name; those the notes' example names are compared (JSON values, so lists
+    compare in order), any others are ignored. A name the example needs and the call leaves out
+    is an error, so a renamed parameter cannot make every check silently skip.
+
+    >>> on_notes_example("06_dcg", grades=[3, 2, 1, 3], K=4)
+    True
+    >>> on_notes_example("06_dcg", grades=[3, 2, 1, 3], K=3)
+    False
+    >>> on_notes_example("06_dcg", grades=[3, 2, 1, 3])
+    Traceback (most recent call last):
+    ...
+    TypeError: on_notes_example('06_dcg', ...) needs the parameter K: the source notes' example names it
+    """
+    example = notes_example(notebook)
+    missing = [name for name in example if name not in inputs]
+    if missing:
+        raise TypeError(f"on_notes_example({notebook!r}, ...) needs the parameter {missing[0]}: "
+                        "the source notes' example names it")
+    return same_inputs(inputs, example)
