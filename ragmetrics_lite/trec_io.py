@@ -15,7 +15,8 @@ The same readers take CSV (``.csv``, a header row naming ``query_id, doc_id``
 and ``relevance`` or ``score``; other columns are ignored) and JSON Lines
 (``.jsonl``, one object per line with those keys), so that the command line
 ``python -m ragmetrics_lite evaluate`` reads what a learner's own pipeline
-writes.
+writes. :func:`read_jsonl` is the one JSON Lines reader of the package (qrels and runs in
+``.jsonl``, the golden set's corpus and queries, the triad labels).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 
 import pandas as pd
 
-__all__ = ["read_qrels", "read_run"]
+__all__ = ["read_qrels", "read_run", "read_jsonl"]
 
 
 def _lines(path: str | os.PathLike) -> Iterator[tuple[int, list[str]]]:
@@ -37,6 +38,50 @@ def _lines(path: str | os.PathLike) -> Iterator[tuple[int, list[str]]]:
             stripped = line.strip()
             if stripped and not stripped.startswith("#"):
                 yield number, stripped.split()
+
+
+def jsonl_objects(path: str | os.PathLike, name: str | None = None) -> Iterator[tuple[int, str, object]]:
+    """``(line number, where, value)`` for each non-blank line of a JSON Lines file, ``where`` naming the file
+    (as ``name``, default the path) and the line; a line that is not JSON is an error there."""
+    shown = os.fspath(path) if name is None else name
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            where = f"{shown}, line {number}"
+            try:
+                yield number, where, json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
+
+
+def read_jsonl(path: str | os.PathLike, check=None, *, key: str | None = None,
+               name: str | None = None) -> list:
+    """Every line of a JSON Lines file, each passed through ``check(value, where)`` when given.
+
+    ``check`` returns the value to keep or raises ``ValueError`` naming ``where`` (file and line).
+    With ``key``, each value is an object whose ``key`` must not repeat. Blank lines are skipped.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "items.jsonl"
+    >>> _ = f.write_text('{"id": "a"}\\n\\n{"id": "a"}\\n')
+    >>> read_jsonl(f, key="id", name="items.jsonl")
+    Traceback (most recent call last):
+    ...
+    ValueError: items.jsonl, line 3: id 'a' appears twice
+    """
+    items, seen = [], set()
+    for _, where, value in jsonl_objects(path, name):
+        if check is not None:
+            value = check(value, where)
+        if key is not None:
+            if not isinstance(value, dict) or key not in value:
+                raise ValueError(f"{where}: expected a JSON object with the key {key!r}")
+            if value[key] in seen:
+                raise ValueError(f"{where}: {key} {value[key]!r} appears twice")
+            seen.add(value[key])
+        items.append(value)
+    return items
 
 
 def _number(text: str, what: str, where: str, integer: bool) -> float | int:
@@ -63,32 +108,25 @@ def _table_rows(path, value_column: str) -> Iterator[tuple[str, int, str, str, s
     """``(where, line, query_id, doc_id, value text)`` from a CSV or JSON Lines file."""
     name = os.fspath(path)
     wanted = ["query_id", "doc_id", value_column]
-    with open(path, encoding="utf-8", newline="") as handle:
-        if name.endswith(".csv"):
-            reader = csv.DictReader(handle)
-            missing = [c for c in wanted if c not in (reader.fieldnames or [])]
-            if missing:
-                raise ValueError(f"{name}, line 1: the CSV header needs the columns {wanted}; missing {missing}")
-            for row in reader:
-                where = f"{name}, line {reader.line_num}"
-                if None in row.values() or None in row:
-                    raise ValueError(f"{where}: expected {len(reader.fieldnames)} fields as in the header")
-                yield where, reader.line_num, row["query_id"], row["doc_id"], row[value_column]
-            return
-        for number, line in enumerate(handle, start=1):
-            where = f"{name}, line {number}"
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
+    if name.endswith(".jsonl"):
+        for number, where, row in jsonl_objects(path):
             if not isinstance(row, dict) or any(c not in row for c in wanted):
-                raise ValueError(f"{where}: a JSON Lines row is an object with the keys {wanted}, got {line.strip()!r}")
+                raise ValueError(f"{where}: a JSON Lines row is an object with the keys {wanted}, got {row!r}")
             ids = [row["query_id"], row["doc_id"]]
             if not all(isinstance(i, (str, int)) and not isinstance(i, bool) for i in ids):
                 raise ValueError(f"{where}: query_id and doc_id must be strings or integers, got {ids!r}")
             yield where, number, str(ids[0]), str(ids[1]), str(row[value_column])
+        return
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in wanted if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{name}, line 1: the CSV header needs the columns {wanted}; missing {missing}")
+        for row in reader:
+            where = f"{name}, line {reader.line_num}"
+            if None in row.values() or None in row:
+                raise ValueError(f"{where}: expected {len(reader.fieldnames)} fields as in the header")
+            yield where, reader.line_num, row["query_id"], row["doc_id"], row[value_column]
 
 
 def _read(path, value_column: str, parse_line) -> list[tuple[str, str, float | int]]:
