@@ -1,8 +1,9 @@
 """A rank playground: move one document, change k, and watch six ranking metrics move at once.
 
 Used in ``notebooks/07_ndcg.ipynb``. Nothing is computed here: Recall@k, Hit@k, Precision@k,
-RR@k, AP@k and NDCG@k come from ``ragmetrics_lite.retrieval``, so the playground replicates
-trec_eval exactly as that module does; for one state the equivalent call is::
+RR@k, AP@k and NDCG@k come from the package's per-query functions (``rml.recall_at_k`` and the
+others), so the playground replicates trec_eval exactly as they do; for one state the equivalent
+call is::
 
     pytrec_eval.RelevanceEvaluator({"q": grades}, {"recall.k", "success.k", "P.k", "map_cut.k",
                                                    "ndcg_cut.k"}).evaluate({"q": run})
@@ -35,8 +36,9 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from . import retrieval
-from ._validation import as_grades, as_ranking, check_id_kinds, check_k
+import ragmetrics_lite as rml
+
+from .._validation import as_grades, as_ranking, check_id_kinds, check_k
 
 __all__ = ["RankState", "RankPlayground", "rank_playground", "WIDGET_TEXT", "EXAMPLE"]
 
@@ -50,13 +52,13 @@ EXAMPLE = {"grades": {"d1": 2, "d2": 0, "d3": 3, "d4": 1, "d5": 0, "d6": 2, "d7"
 
 
 def _metric_functions(k: int) -> dict[str, object]:
-    """Metric name -> function of (judgments, ranking), all from ``retrieval``, all cut at k."""
-    return {f"Recall@{k}": lambda g, r: retrieval.recall_at_k(g, r, k),
-            f"Hit@{k}": lambda g, r: retrieval.hit_at_k(g, r, k),
-            f"Precision@{k}": lambda g, r: retrieval.precision_at_k(g, r, k),
-            f"RR@{k}": lambda g, r: retrieval.reciprocal_rank(g, r, k=k),
-            f"AP@{k}": lambda g, r: retrieval.average_precision(g, r, k=k),
-            f"NDCG@{k}": lambda g, r: retrieval.ndcg_at_k(g, r, k)}
+    """Metric name -> function of (judgments, ranking), the package's per-query functions cut at k."""
+    return {f"Recall@{k}": lambda g, r: rml.recall_at_k(g, r, k),
+            f"Hit@{k}": lambda g, r: rml.hit_at_k(g, r, k),
+            f"Precision@{k}": lambda g, r: rml.precision_at_k(g, r, k),
+            f"RR@{k}": lambda g, r: rml.reciprocal_rank(g, r, k=k),
+            f"AP@{k}": lambda g, r: rml.average_precision(g, r, k=k),
+            f"NDCG@{k}": lambda g, r: rml.ndcg_at_k(g, r, k)}
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ Chinese characters, so a title such as "召回率@K" comes out as empty boxes an
 "Glyph ... missing from font(s)" warning on every machine without a CJK font
 (most learners' laptops, every fresh CI machine). Asking learners to install one
 would make the notebooks depend on the machine, so the package ships a subset of
-Noto Sans CJK SC (SIL Open Font License 1.1, see ``data/fonts/OFL.txt``): every
+Noto Sans CJK SC (SIL Open Font License 1.1, see ``fonts/OFL.txt``): every
 GB2312 hanzi, Chinese and full-width punctuation, ASCII, and symbols such as
-≥ × − … →, about 2 MB. ``data/fonts/README.md`` tells where it comes from and
+≥ × − … →, about 2 MB. ``fonts/README.md`` tells where it comes from and
 how ``scripts/make_font.py`` (in the repository) rebuilds it.
 
 ``setup_plots()`` registers that font with matplotlib, sets the classroom style
@@ -39,13 +39,13 @@ import matplotlib.pyplot as plt
 from matplotlib import font_manager
 from matplotlib.patches import Patch, Rectangle
 
-from ._validation import check_grade, check_k
+from .._validation import check_grade, check_k
 
 __all__ = ["FONT_FAMILY", "FONT_PATH", "setup_plots", "draw_rank_strip",
            "discount_curve", "grade_color"]
 
 FONT_FAMILY = "RagMetrics Noto Sans SC"
-FONT_PATH = Path(__file__).parent / "data" / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
+FONT_PATH = Path(__file__).parent / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
 
 # Text tries the bundled font first; a character it lacks (e.g. ✗) comes from
 # DejaVu Sans, which ships with matplotlib.
