@@ -2,7 +2,7 @@
 
 A starter cell leaves the blank ``____`` for the learner to fill in::
 
-    from ragmetrics_lite.exercises import ____, q04_mrr
+    from ragmetrics_lite.course.exercises import ____, q04_mrr
 
     def my_mrr(predictions, ground_truths):
         return ____  # your code here
@@ -12,16 +12,15 @@ A starter cell leaves the blank ``____`` for the learner to fill in::
     # q04_mrr.hint(2)       # the recipe
     # q04_mrr.solution()    # a reference solution you can paste
 
-Each exercise is one module, ``qNN_<topic>.py``, that defines one exercise of
-the same name: its reference ``solution``, its known mistakes with their
-diagnoses, two hints and the notebook it belongs to. This package finds every
-such module (:func:`~ragmetrics_lite.exercises._registry.discover`), keeps them
-in ``REGISTRY`` and re-exports each exercise under its name. Note that the
-exercise object then stands where the submodule would:
-``import ragmetrics_lite.exercises.q01_recall as m`` gives the exercise; reach
-the module with ``importlib.import_module`` or ``from ... import solution``.
-The machinery (the kinds :class:`FunctionExercise`, :class:`ValueExercise`,
-:class:`ChoiceExercise`) is in ``_checker``, shared random cases in ``_cases``.
+Each exercise is one module, ``qNN_<topic>.py``, that declares one exercise of
+the same name (its reference solution, its known mistakes with their
+diagnoses, two hints and the notebook it belongs to) and exposes that
+exercise's ``check``, ``hint`` and ``solution`` as its own functions, so
+``q04_mrr`` above is the module. This package finds every such module
+(:func:`~ragmetrics_lite.course.exercises._registry.discover`) and keeps the
+exercises, by name, in the read-only mapping ``REGISTRY``. The machinery (the
+kinds :class:`FunctionExercise` and :class:`ChoiceExercise`) is in
+``_checker``, shared random cases in ``_cases``.
 
 The exercises, as registered (this table is generated from ``REGISTRY``):
 
@@ -36,6 +35,5 @@ from ._checker import *  # noqa: F403  (____, the checker classes, the status na
 from ._registry import RegistryError, discover, table
 
 REGISTRY = MappingProxyType(discover(sys.modules[__name__]))
-globals().update(REGISTRY)  # each exercise replaces the attribute of its submodule's name
 __all__ = [*_checker.__all__, *REGISTRY]
 __doc__ = (__doc__ or "") + table(REGISTRY) + "\n"  # (or "": python -OO drops docstrings)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..meteor_score import meteor_alignment
+from ragmetrics_lite import meteor_alignment
 
 IDS = [f"d{i}" for i in range(1, 8)]
 WORDS = ["the", "cat", "sat", "on", "mat"]

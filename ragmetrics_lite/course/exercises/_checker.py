@@ -8,7 +8,7 @@ An exercise prints one short result for a learner's answer:
   expected value, what the answer gave and, when the answer behaves exactly
   like a known mistake, a one-line diagnosis.
 
-Three kinds of exercise:
+Two kinds of exercise:
 
 * :class:`FunctionExercise`: the learner writes a function. It is called on a
   fixed list of edge cases, smallest first, then on random cases from a seeded
@@ -16,7 +16,6 @@ Three kinds of exercise:
   built on ``ragmetrics_lite``. The learner's function always gets deep copies
   of the inputs, so a function that mutates its arguments cannot spoil later
   cases.
-* :class:`ValueExercise`: the learner types a number worked out by hand.
 * :class:`ChoiceExercise`: numbered multiple-choice questions; the learner
   gives a dict of letters, and each wrong letter earns its own diagnosis.
 
@@ -50,7 +49,6 @@ __all__ = [
     "Mistake",
     "Exercise",
     "FunctionExercise",
-    "ValueExercise",
     "ChoiceExercise",
     "Question",
     "CORRECT",
@@ -261,7 +259,9 @@ class FunctionExercise(Exercise):
     (put the smallest first), then ``n_random`` cases drawn by
     ``random_case(rng)`` from a ``random.Random`` seeded from the name, tried
     shortest first. ``solution`` is the reference solution, a function whose
-    source is printed, with ``solution_imports`` printed above it. ``mistakes``
+    source is printed with ``solution_imports`` above it and the function
+    renamed ``solution`` (an exercise module names it ``reference_solution``:
+    the module's ``solution`` is the method that prints it). ``mistakes``
     are known wrong implementations: when one reproduces every wrong value of
     an answer (or raises the same exception type where the answer raises), its
     diagnosis is printed. An answer that raises is shown the exact inputs, the
@@ -290,7 +290,7 @@ class FunctionExercise(Exercise):
     >>> q_double.hint()
     Hint 1 of 2: What does twice mean? (More: q_double.hint(2).)
     >>> q_double.solution()
-    def double(x):
+    def solution(x):
         return 2 * x
     """
 
@@ -456,8 +456,9 @@ class FunctionExercise(Exercise):
         return best.diagnosis if best else None
 
     def solution_text(self) -> str:
-        """The reference solution as source a learner can paste (pure Python)."""
+        """The reference solution as source a learner can paste (pure Python), named ``solution``."""
         source = textwrap.dedent(inspect.getsource(self._solution)).strip()
+        source = source.replace(f"def {self._solution.__name__}(", "def solution(", 1)
         return f"{self.solution_imports}\n\n{source}" if self.solution_imports else source
 
     def solution_answer(self) -> Callable:
@@ -507,115 +508,6 @@ def _uses_placeholder(function: Callable) -> bool:
             return True
         stack.extend(c for c in current.co_consts if inspect.iscode(c))
     return False
-
-
-class ValueExercise(Exercise):
-    """An exercise whose answer is a number (or a tuple of numbers) worked out by hand.
-
-    An answer passes when it is within ``10 ** -digits`` of ``expected`` (so
-    0.643 and 0.642 both pass for 9/14 = 0.642857... with ``digits=3``). The
-    expected value should come from ``ragmetrics_lite``. ``mistakes`` maps a
-    typical wrong value to its diagnosis. The message on a wrong answer does
-    not give the right value away; ``solution()`` does, as Python that binds
-    ``answer``.
-
-    >>> import ragmetrics_lite as rml
-    >>> q_ap_by_hand = ValueExercise(
-    ...     "q_ap_by_hand", "The relevant documents sit at ranks 1, 4 and 7 of ten: what is AP?",
-    ...     expected=rml.average_precision({1, 4, 7}, list(range(1, 11))),
-    ...     hints=("Which ranks count?", "Average the precision at the ranks 1, 4 and 7."),
-    ...     solution="answer = (1/1 + 2/4 + 3/7) / 3  # 0.6429",
-    ...     mistakes={3 / 7: "this is Precision@7, not AP"})
-    >>> q_ap_by_hand.check(0.643)
-    Correct: 0.643 (exact value 0.6428571428571429, checked to 3 decimal places).
-    >>> q_ap_by_hand.check(0.4286)
-    Incorrect: 0.4286 is not the value asked for (checked to 3 decimal places).
-      Diagnosis: this is Precision@7, not AP.
-    >>> q_ap_by_hand.check(____)
-    Not attempted: the answer is still ____. Replace ____ with your answer, then check again.
-    """
-
-    def __init__(
-        self,
-        name: str,
-        prompt: str,
-        *,
-        expected: float | Sequence[float],
-        hints: Sequence[str],
-        solution: str,
-        digits: int = 3,
-        mistakes: Mapping[float, str] | Iterable[tuple[Any, str]] = (),
-        notebook: str = "",
-    ) -> None:
-        super().__init__(name, prompt, hints=hints, notebook=notebook)
-        self.expected = expected
-        self.digits = digits
-        self.tolerance = 10.0 ** -digits
-        self.mistakes = list(mistakes.items() if isinstance(mistakes, Mapping) else mistakes)
-        self._solution = textwrap.dedent(solution).strip()
-
-    def _close(self, answer: Any, target: Any) -> bool:
-        if isinstance(target, (list, tuple)):
-            return (
-                isinstance(answer, (list, tuple))
-                and len(answer) == len(target)
-                and all(self._close(a, t) for a, t in zip(answer, target))
-            )
-        if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-            return False
-        return math.isfinite(answer) and abs(float(answer) - float(target)) <= self.tolerance * (1 + 1e-9)
-
-    def _is_number_shaped(self, answer: Any) -> bool:
-        def number(x: Any) -> bool:
-            return isinstance(x, numbers.Real) and not isinstance(x, bool)
-
-        if isinstance(self.expected, (list, tuple)):
-            return (
-                isinstance(answer, (list, tuple))
-                and len(answer) == len(self.expected)
-                and all(number(a) for a in answer)
-            )
-        return number(answer)
-
-    def evaluate(self, answer: Any) -> CheckResult:
-        """Check ``answer`` without printing; see the class docstring."""
-        if answer is ____ or (isinstance(answer, (list, tuple)) and any(a is ____ for a in answer)):
-            return _not_attempted("the answer is still ____.")
-        places = f"{self.digits} decimal place{'s' if self.digits != 1 else ''}"
-        if not self._is_number_shaped(answer):
-            if isinstance(self.expected, (list, tuple)):
-                shape = f"{len(self.expected)} numbers in a tuple"
-            else:
-                shape = "a number"
-            return CheckResult(
-                INCORRECT,
-                f"Incorrect: this exercise expects {shape}, got {type(answer).__name__} {show(answer)}.",
-            )
-        if self._close(answer, self.expected):
-            return CheckResult(
-                CORRECT, f"Correct: {show(answer)} (exact value {show(self.expected)}, checked to {places})."
-            )
-        lines = [f"Incorrect: {show(answer)} is not the value asked for (checked to {places})."]
-        for wrong, diagnosis in self.mistakes:
-            if self._close(answer, wrong):
-                lines.append(f"  Diagnosis: {diagnosis.rstrip('.')}.")
-                break
-        return CheckResult(INCORRECT, "\n".join(lines))
-
-    def solution_text(self) -> str:
-        return self._solution
-
-    @property
-    def reference_answer(self) -> float | Sequence[float]:
-        return self.expected
-
-    def known_mistakes(self) -> list[tuple[Any, str]]:
-        return list(self.mistakes)
-
-    def describe_answer(self) -> str:
-        if isinstance(self.expected, (list, tuple)):
-            return f"{len(self.expected)} numbers worked out by hand"
-        return "a number worked out by hand"
 
 
 class Question(NamedTuple):

@@ -2,9 +2,11 @@
 
 :func:`discover` imports each module of the package whose name starts with
 ``q`` and two digits, and checks that it defines exactly one exercise, bound
-to the module's own name and carrying that name. A module that breaks the rule
-stops the import with a :class:`RegistryError` naming the file and the fix, so
-a new exercise cannot go unnoticed or half-registered.
+to the module's own name and carrying that name, and that the module exposes
+the calls a notebook makes (``check``, ``hint``, ``solution``; ``show`` for an
+exercise that has it) as that exercise's methods. A module that breaks the
+rule stops the import with a :class:`RegistryError` naming the file and the
+fix, so a new exercise cannot go unnoticed or half-registered.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from types import ModuleType
 from ._checker import Exercise
 
 MODULE_NAME = re.compile(r"q\d\d_[a-z0-9_]+")
+MODULE_CALLS = ("check", "hint", "solution", "show")  # what a notebook calls on a module
 
 
 class RegistryError(ImportError):
@@ -44,8 +47,18 @@ def discover(package: ModuleType) -> dict[str, Exercise]:
                 f"{where}: its exercise is {exercise.name!r}, bound to {attr!r}; the file, the variable "
                 "and the exercise's name must all be the same"
             )
+        _check_module_calls(module, exercise, where)
         found[name] = exercise
     return found
+
+
+def _check_module_calls(module: ModuleType, exercise: Exercise, where: str) -> None:
+    """The module's ``check``, ``hint``, ``solution`` (and ``show``) are the exercise's own methods."""
+    calls = [call for call in MODULE_CALLS if hasattr(exercise, call)]
+    wrong = [call for call in calls if getattr(module, call, None) != getattr(exercise, call)]
+    if wrong:
+        lines = "; ".join(f"{call} = {exercise.name}.{call}" for call in wrong)
+        raise RegistryError(f"{where} does not expose {', '.join(wrong)}: end the module with {lines}")
 
 
 def table(registry: dict[str, Exercise]) -> str:

@@ -98,3 +98,8 @@ q00_which_metric = ChoiceExercise(
         "answer to another question lowers answer relevancy.",
     ),
 )
+
+check = q00_which_metric.check
+hint = q00_which_metric.hint
+solution = q00_which_metric.solution
+show = q00_which_metric.show

@@ -4,17 +4,17 @@ Expected values come from ``ragmetrics_lite.recall_at_k`` (trec_eval
 ``recall_k``). Capped recall, which notebook 01 shows as BEIR's ``R_cap@k``, is
 a declared mistake with its own diagnosis: this exercise asks for plain recall.
 
->>> q01_recall.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 209 cases (9 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(relevant, retrieved, k):
+def reference_solution(relevant, retrieved, k):
     if not relevant:
         return 0.0
     found = sum(1 for doc in retrieved[:k] if doc in relevant)
@@ -52,7 +52,7 @@ def _over_retrieved(relevant, retrieved, k):
 
 
 def _whole_list(relevant, retrieved, k):
-    return metrics.recall_at_k(relevant, retrieved, len(retrieved))
+    return rml.recall_at_k(relevant, retrieved, len(retrieved))
 
 
 def _unguarded(relevant, retrieved, k):
@@ -67,7 +67,7 @@ q01_recall = FunctionExercise(
     when nothing is relevant.
     """,
     notebook="01_recall_at_k",
-    reference=lambda relevant, retrieved, k: metrics.recall_at_k(relevant, retrieved, k),
+    reference=lambda relevant, retrieved, k: rml.recall_at_k(relevant, retrieved, k),
     argnames=("relevant", "retrieved", "k"),
     edge_cases=[
         Case((set(), [], 1), "nothing is relevant"),
@@ -90,7 +90,7 @@ q01_recall = FunctionExercise(
         "Count the relevant ids in retrieved[:k], then divide by len(relevant): every relevant "
         "document, found or not, is in the denominator. Check for an empty relevant set first.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(
             _over_k,
@@ -125,3 +125,7 @@ q01_recall = FunctionExercise(
         Mistake(_unguarded, "this fails when nothing is relevant; return 0.0 for such a query"),
     ],
 )
+
+check = q01_recall.check
+hint = q01_recall.hint
+solution = q01_recall.solution

@@ -3,19 +3,19 @@
 Expected values are the mean of ``ragmetrics_lite.hit_at_k`` over the queries
 (trec_eval ``success_k``, averaged).
 
->>> q02_hit_rate.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
 import statistics
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(relevant_sets, rankings, k):
+def reference_solution(relevant_sets, rankings, k):
     hits = 0
     for relevant, retrieved in zip(relevant_sets, rankings):
         if any(doc in relevant for doc in retrieved[:k]):
@@ -24,11 +24,11 @@ def solution(relevant_sets, rankings, k):
 
 
 def _expected(relevant_sets, rankings, k):
-    return statistics.fmean(metrics.hit_at_k(rel, ranking, k) for rel, ranking in zip(relevant_sets, rankings))
+    return statistics.fmean(rml.hit_at_k(rel, ranking, k) for rel, ranking in zip(relevant_sets, rankings))
 
 
 def _mean_recall(relevant_sets, rankings, k):
-    recalls = [metrics.recall_at_k(rel, ranking, k) for rel, ranking in zip(relevant_sets, rankings)]
+    recalls = [rml.recall_at_k(rel, ranking, k) for rel, ranking in zip(relevant_sets, rankings)]
     return sum(recalls) / len(rankings)
 
 
@@ -38,7 +38,7 @@ def _counts_every_hit(relevant_sets, rankings, k):
 
 
 def _whole_list(relevant_sets, rankings, k):
-    return solution(relevant_sets, rankings, max([len(r) for r in rankings] + [1]))
+    return reference_solution(relevant_sets, rankings, max([len(r) for r in rankings] + [1]))
 
 
 q02_hit_rate = FunctionExercise(
@@ -70,7 +70,7 @@ q02_hit_rate = FunctionExercise(
         "For each query ask: is any id in its ranking[:k] relevant? Count the yeses and divide by the "
         "number of queries. How many relevant documents were found does not matter.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(
             _mean_recall,
@@ -80,3 +80,7 @@ q02_hit_rate = FunctionExercise(
         Mistake(_whole_list, "this looks below rank k too; look only at each ranking[:k]"),
     ],
 )
+
+check = q02_hit_rate.check
+hint = q02_hit_rate.hint
+solution = q02_hit_rate.solution

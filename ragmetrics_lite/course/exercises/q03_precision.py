@@ -3,17 +3,17 @@
 Expected values come from ``ragmetrics_lite.precision_at_k`` (trec_eval
 ``P_k``, which divides by k even when fewer than k documents were retrieved).
 
->>> q03_precision.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(relevant, retrieved, k):
+def reference_solution(relevant, retrieved, k):
     found = sum(1 for doc in retrieved[:k] if doc in relevant)
     return found / k
 
@@ -29,7 +29,7 @@ def _over_retrieved_unguarded(relevant, retrieved, k):
 
 
 def _over_relevant(relevant, retrieved, k):
-    return metrics.recall_at_k(relevant, retrieved, k)
+    return rml.recall_at_k(relevant, retrieved, k)
 
 
 def _whole_list(relevant, retrieved, k):
@@ -49,7 +49,7 @@ q03_precision = FunctionExercise(
     fewer than k documents were retrieved.
     """,
     notebook="03_precision_at_k",
-    reference=lambda relevant, retrieved, k: metrics.precision_at_k(relevant, retrieved, k),
+    reference=lambda relevant, retrieved, k: rml.precision_at_k(relevant, retrieved, k),
     argnames=("relevant", "retrieved", "k"),
     edge_cases=[
         Case((set(), [], 1), "nothing is relevant"),
@@ -68,7 +68,7 @@ q03_precision = FunctionExercise(
         "Count the relevant ids in retrieved[:k] and divide by k itself. A list shorter than k still "
         "has k positions to fill: the empty ones count as misses.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(_over_retrieved, _DIVIDE_BY_K),
         Mistake(_over_retrieved_unguarded, _DIVIDE_BY_K),
@@ -76,3 +76,7 @@ q03_precision = FunctionExercise(
         Mistake(_whole_list, "this counts relevant documents below rank k too; look only at retrieved[:k]"),
     ],
 )
+
+check = q03_precision.check
+hint = q03_precision.hint
+solution = q03_precision.solution

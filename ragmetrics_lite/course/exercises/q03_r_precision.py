@@ -3,17 +3,17 @@
 Expected values come from ``ragmetrics_lite.r_precision`` (trec_eval ``Rprec``):
 precision at rank R, where R is the number of relevant documents.
 
->>> q03_r_precision.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 207 cases (7 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(relevant, retrieved):
+def reference_solution(relevant, retrieved):
     r = len(relevant)
     if r == 0:
         return 0.0
@@ -33,7 +33,7 @@ def _precision_of_list(relevant, retrieved):
 
 
 def _precision_at_10(relevant, retrieved):
-    return metrics.precision_at_k(relevant, retrieved, 10)
+    return rml.precision_at_k(relevant, retrieved, 10)
 
 
 def _over_min(relevant, retrieved):
@@ -42,7 +42,7 @@ def _over_min(relevant, retrieved):
 
 
 def _whole_list_over_r(relevant, retrieved):
-    return metrics.recall_at_k(relevant, retrieved, max(len(retrieved), 1))
+    return rml.recall_at_k(relevant, retrieved, max(len(retrieved), 1))
 
 
 def _unguarded(relevant, retrieved):
@@ -57,7 +57,7 @@ q03_r_precision = FunctionExercise(
     end of a list shorter than R count as misses; return 0.0 when nothing is relevant.
     """,
     notebook="03_precision_at_k",
-    reference=lambda relevant, retrieved: metrics.r_precision(relevant, retrieved),
+    reference=lambda relevant, retrieved: rml.r_precision(relevant, retrieved),
     argnames=("relevant", "retrieved"),
     edge_cases=[
         Case((set(), []), "nothing is relevant"),
@@ -78,7 +78,7 @@ q03_r_precision = FunctionExercise(
         "Let R = len(relevant) and return 0.0 when R is 0. Count the relevant ids in retrieved[:R] and "
         "divide by R itself, even when fewer than R documents were retrieved.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(
             _over_retrieved,
@@ -108,3 +108,7 @@ q03_r_precision = FunctionExercise(
         Mistake(_unguarded, "this fails when nothing is relevant; return 0.0 for such a query"),
     ],
 )
+
+check = q03_r_precision.check
+hint = q03_r_precision.hint
+solution = q03_r_precision.solution

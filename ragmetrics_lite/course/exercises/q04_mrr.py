@@ -4,19 +4,19 @@ Expected values are the mean of ``ragmetrics_lite.reciprocal_rank`` over the
 queries (trec_eval ``recip_rank``, averaged). One mistake comes from the source
 notes: scoring the first result whether it is relevant or not.
 
->>> q04_mrr.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
 import statistics
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(predictions, ground_truths):
+def reference_solution(predictions, ground_truths):
     total = 0.0
     for retrieved, relevant in zip(predictions, ground_truths):
         for rank, doc in enumerate(retrieved, start=1):
@@ -27,7 +27,7 @@ def solution(predictions, ground_truths):
 
 
 def _reciprocal_ranks(predictions, ground_truths):
-    return [metrics.reciprocal_rank(relevant, ranking) for ranking, relevant in zip(predictions, ground_truths)]
+    return [rml.reciprocal_rank(relevant, ranking) for ranking, relevant in zip(predictions, ground_truths)]
 
 
 def _expected(predictions, ground_truths):
@@ -91,7 +91,7 @@ q04_mrr = FunctionExercise(
         "For each query walk down the list with enumerate(retrieved, start=1); at the first relevant id "
         "add 1 / rank and break. A query with no relevant result adds 0 but still counts in the mean.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(_first_result, _FIRST_RESULT),
         Mistake(_always_one, _FIRST_RESULT),
@@ -107,3 +107,7 @@ q04_mrr = FunctionExercise(
         ),
     ],
 )
+
+check = q04_mrr.check
+hint = q04_mrr.hint
+solution = q04_mrr.solution

@@ -4,17 +4,17 @@ Expected values come from ``ragmetrics_lite.average_precision`` (trec_eval
 ``map`` for one query). One mistake comes from the source notes: averaging over
 the retrieved relevant documents only.
 
->>> q05_average_precision.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(relevant, retrieved):
+def reference_solution(relevant, retrieved):
     if not relevant:
         return 0.0
     found, total = 0, 0.0
@@ -52,7 +52,7 @@ def _precision_at_last_hit(relevant, retrieved):
 def _every_rank(relevant, retrieved):
     if not relevant or not retrieved:
         return 0.0
-    precisions = [metrics.precision_at_k(relevant, retrieved, rank) for rank in range(1, len(retrieved) + 1)]
+    precisions = [rml.precision_at_k(relevant, retrieved, rank) for rank in range(1, len(retrieved) + 1)]
     return sum(precisions) / len(precisions)
 
 
@@ -75,7 +75,7 @@ q05_average_precision = FunctionExercise(
     when nothing is relevant.
     """,
     notebook="05_map",
-    reference=lambda relevant, retrieved: metrics.average_precision(relevant, retrieved),
+    reference=lambda relevant, retrieved: rml.average_precision(relevant, retrieved),
     argnames=("relevant", "retrieved"),
     edge_cases=[
         Case((set(), []), "nothing is relevant"),
@@ -97,7 +97,7 @@ q05_average_precision = FunctionExercise(
         "Walk down the list with enumerate(retrieved, start=1) and count the relevant ids seen so far; "
         "at each relevant id add found / rank. Divide the sum by len(relevant), not by the number found.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(_over_found, _OVER_FOUND),
         Mistake(_over_found_unguarded, _OVER_FOUND),
@@ -110,3 +110,7 @@ q05_average_precision = FunctionExercise(
         Mistake(_unguarded, "this fails when nothing is relevant; return 0.0 for such a query"),
     ],
 )
+
+check = q05_average_precision.check
+hint = q05_average_precision.hint
+solution = q05_average_precision.solution

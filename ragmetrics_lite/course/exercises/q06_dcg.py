@@ -3,19 +3,19 @@
 Expected values come from ``ragmetrics_lite.dcg_at_k`` (the linear gain of
 trec_eval's ``ndcg_cut``, before normalising; a negative grade gains 0).
 
->>> q06_dcg.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 209 cases (9 edge cases, 200 random).
 """
 from __future__ import annotations
 
 import math
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(relevances, k):
+def reference_solution(relevances, k):
     total = 0.0
     for rank, grade in enumerate(relevances[:k], start=1):
         total += max(grade, 0) / math.log2(rank + 1)
@@ -43,7 +43,7 @@ def _shifted(relevances, k):
 
 
 def _exponential(relevances, k):
-    return metrics.dcg_at_k(relevances, k, gain="exponential")
+    return rml.dcg_at_k(relevances, k, gain="exponential")
 
 
 def _raw_grades(relevances, k):
@@ -66,7 +66,7 @@ q06_dcg = FunctionExercise(
     gains 0, as in trec_eval.
     """,
     notebook="06_dcg",
-    reference=lambda relevances, k: metrics.dcg_at_k(relevances, k),
+    reference=lambda relevances, k: rml.dcg_at_k(relevances, k),
     argnames=("relevances", "k"),
     edge_cases=[
         Case(([], 1), "an empty list"),
@@ -86,7 +86,7 @@ q06_dcg = FunctionExercise(
         "Loop over enumerate(relevances[:k], start=1) and add max(grade, 0) / math.log2(rank + 1): rank 1 "
         "is divided by log2(2) = 1, rank 2 by log2(3), and so on. The gain is the grade itself.",
     ),
-    solution=solution,
+    solution=reference_solution,
     solution_imports="import math",
     mistakes=[
         Mistake(_natural_log, "this uses the natural log; the discount is log2(rank + 1)"),
@@ -113,3 +113,7 @@ q06_dcg = FunctionExercise(
         Mistake(_no_discount, "this is the cumulative gain, with no discount; divide by log2(rank + 1)"),
     ],
 )
+
+check = q06_dcg.check
+hint = q06_dcg.hint
+solution = q06_dcg.solution

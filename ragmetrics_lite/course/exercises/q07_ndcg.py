@@ -5,19 +5,19 @@ Expected values come from ``ragmetrics_lite.ndcg_at_k`` (trec_eval
 from every judged document). One mistake comes from the source notes: the
 ideal ranking built from the retrieved documents only.
 
->>> q07_ndcg.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 212 cases (12 edge cases, 200 random).
 """
 from __future__ import annotations
 
 import math
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(ground_truth, retrieved_ids, k):
+def reference_solution(ground_truth, retrieved_ids, k):
     def dcg(grades):
         return sum(max(g, 0) / math.log2(rank + 1) for rank, g in enumerate(grades[:k], start=1))
 
@@ -28,7 +28,7 @@ def solution(ground_truth, retrieved_ids, k):
     return dcg([ground_truth.get(doc, 0) for doc in retrieved_ids]) / idcg
 
 
-def _ndcg(ground_truth, retrieved_ids, k, ideal=None, cut_ideal=True, cut_dcg=True, dcg=metrics.dcg_at_k):
+def _ndcg(ground_truth, retrieved_ids, k, ideal=None, cut_ideal=True, cut_dcg=True, dcg=rml.dcg_at_k):
     """NDCG from the given ideal grades (by default every judged grade > 0), each DCG cut at k or not."""
     if ideal is None:
         ideal = sorted((g for g in ground_truth.values() if g > 0), reverse=True)
@@ -57,7 +57,7 @@ def _dcg_uncut(ground_truth, retrieved_ids, k):
 
 
 def _exponential(ground_truth, retrieved_ids, k):
-    return _ndcg(ground_truth, retrieved_ids, k, dcg=lambda grades, k: metrics.dcg_at_k(grades, k, "exponential"))
+    return _ndcg(ground_truth, retrieved_ids, k, dcg=lambda grades, k: rml.dcg_at_k(grades, k, "exponential"))
 
 
 def _raw_grades(ground_truth, retrieved_ids, k):
@@ -72,7 +72,7 @@ def _log2_rank(ground_truth, retrieved_ids, k):
 
 def _unguarded(ground_truth, retrieved_ids, k):
     ideal = sorted((g for g in ground_truth.values() if g > 0), reverse=True)
-    return metrics.dcg_at_k([ground_truth.get(doc, 0) for doc in retrieved_ids], k) / metrics.dcg_at_k(ideal, k)
+    return rml.dcg_at_k([ground_truth.get(doc, 0) for doc in retrieved_ids], k) / rml.dcg_at_k(ideal, k)
 
 
 _IDEAL_FROM_RETRIEVED = (
@@ -89,7 +89,7 @@ q07_ndcg = FunctionExercise(
     is 0 (NDCG, 归一化折扣累积增益).
     """,
     notebook="07_ndcg",
-    reference=lambda ground_truth, retrieved_ids, k: metrics.ndcg_at_k(ground_truth, retrieved_ids, k),
+    reference=lambda ground_truth, retrieved_ids, k: rml.ndcg_at_k(ground_truth, retrieved_ids, k),
     argnames=("ground_truth", "retrieved_ids", "k"),
     edge_cases=[
         Case(({}, [], 1), "nothing is judged"),
@@ -113,7 +113,7 @@ q07_ndcg = FunctionExercise(
         "ranking sort ALL the judged grades > 0 from high to low, not only those retrieved. Cut both "
         "lists at k, and return 0.0 if the ideal DCG is 0.",
     ),
-    solution=solution,
+    solution=reference_solution,
     solution_imports="import math",
     mistakes=[
         Mistake(_ideal_from_retrieved, _IDEAL_FROM_RETRIEVED),
@@ -136,3 +136,7 @@ q07_ndcg = FunctionExercise(
         Mistake(_unguarded, "this fails when no judged document has a grade > 0; return 0.0 when the IDCG is 0"),
     ],
 )
+
+check = q07_ndcg.check
+hint = q07_ndcg.hint
+solution = q07_ndcg.solution

@@ -4,7 +4,7 @@ Expected values come from ``ragmetrics_lite.bleu`` (sacrebleu's BLEU without
 smoothing). One mistake comes from the source notes: their Eiffel pair's BLEU
 (0.817) takes ln p1 but log10 p2, then exp; the right BLEU-2 is 0.7071.
 
->>> q08_bleu.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
@@ -13,13 +13,13 @@ import math
 from collections import Counter
 from functools import partial
 
-from .. import bleu_score
+import ragmetrics_lite as rml
 from . import _cases
 from ._cases import EIFFEL_CANDIDATE, EIFFEL_REFERENCE, ngram_counts
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(candidate, reference, max_n):
+def reference_solution(candidate, reference, max_n):
     log_total = 0.0
     for n in range(1, max_n + 1):
         cand = Counter(tuple(candidate[i:i + n]) for i in range(len(candidate) - n + 1))
@@ -48,7 +48,7 @@ def _bleu(candidate, reference, max_n, clip=True, logs=lambda ps: [math.log(p) f
     precisions = _precisions(candidate, reference, max_n, clip)
     if min(precisions) == 0:
         return 0.0
-    penalty = bleu_score.brevity_penalty(len(candidate), len(reference)) if penalty is None else penalty
+    penalty = rml.brevity_penalty(len(candidate), len(reference)) if penalty is None else penalty
     return penalty * math.exp(sum(logs(precisions)) / max_n)
 
 
@@ -63,7 +63,7 @@ _no_brevity_penalty = partial(_bleu, penalty=1.0)
 
 
 def _arithmetic_mean(candidate, reference, max_n, guard=True):
-    penalty = bleu_score.brevity_penalty(len(candidate), len(reference))
+    penalty = rml.brevity_penalty(len(candidate), len(reference))
     return penalty * sum(_precisions(candidate, reference, max_n, guard=guard)) / max_n
 
 
@@ -73,7 +73,7 @@ _arithmetic_mean_unguarded = partial(_arithmetic_mean, guard=False)
 def _unguarded(candidate, reference, max_n):
     orders = ((ngram_counts(candidate, n), ngram_counts(reference, n)) for n in range(1, max_n + 1))
     logs = [math.log(sum((cand & ref).values()) / sum(cand.values())) for cand, ref in orders]  # lazily, in order
-    return bleu_score.brevity_penalty(len(candidate), len(reference)) * math.exp(sum(logs) / max_n)
+    return rml.brevity_penalty(len(candidate), len(reference)) * math.exp(sum(logs) / max_n)
 
 
 def _penalty_swapped(candidate, reference, max_n):
@@ -102,14 +102,12 @@ q08_bleu = FunctionExercise(
     (r tokens), else 1. An order with no match (or no candidate n-gram) gives 0.0.
     """,
     notebook="08_bleu",
-    reference=lambda candidate, reference, max_n: bleu_score.bleu(candidate, [reference], max_n=max_n),
+    reference=lambda candidate, reference, max_n: rml.bleu(candidate, [reference], max_n=max_n),
     argnames=("candidate", "reference", "max_n"),
     edge_cases=[
         Case(([], ["the", "cat"], 1), "an empty candidate"),
         Case((["the"], ["the"], 2), "the candidate is shorter than max_n: it has no 2-grams"),
-        Case(
-            (["the", "the", "the"], ["the", "cat"], 1), "a repeated word, clipped to its count in the reference"
-        ),
+        Case((["the", "the", "the"], ["the", "cat"], 1), "a repeated word, clipped to its count in the reference"),
         Case((["cat", "the"], ["the", "cat"], 2), "no 2-gram matches"),
         Case((["the", "cat"], ["the", "cat", "sat"], 2), "the candidate is shorter than the reference"),
         Case((["the", "cat", "sat", "on"], ["the", "cat", "sat", "on"], 4), "the candidate is the reference"),
@@ -128,20 +126,15 @@ q08_bleu = FunctionExercise(
         "the two counts). p_n = matches / candidate n-grams; if an order has no match, return 0.0. Average "
         "math.log(p_n) over the orders, take math.exp, and multiply by the brevity penalty.",
     ),
-    solution=solution,
+    solution=reference_solution,
     solution_imports="import math\nfrom collections import Counter",
     mistakes=[
         Mistake(_log10_above_one, _LOG10),
         Mistake(_log10_everywhere, _LOG10),
-        Mistake(
-            _unclipped,
-            "this counts every candidate n-gram found in the reference; clip each n-gram's count to its "
-            "count in the reference",
-        ),
-        Mistake(
-            _no_brevity_penalty,
-            "this leaves out the brevity penalty exp(1 - r/c) for a candidate shorter than the reference",
-        ),
+        Mistake(_unclipped, "this counts every candidate n-gram found in the reference; clip each n-gram's "
+                "count to its count in the reference"),
+        Mistake(_no_brevity_penalty, "this leaves out the brevity penalty exp(1 - r/c) for a candidate shorter "
+                "than the reference"),
         Mistake(_arithmetic_mean, _ARITHMETIC),
         Mistake(_arithmetic_mean_unguarded, _ARITHMETIC),
         Mistake(
@@ -152,3 +145,7 @@ q08_bleu = FunctionExercise(
         Mistake(_penalty_swapped_everywhere, _SWAPPED + "; a longer candidate is not penalised"),
     ],
 )
+
+check = q08_bleu.check
+hint = q08_bleu.hint
+solution = q08_bleu.solution

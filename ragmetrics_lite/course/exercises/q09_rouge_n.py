@@ -4,20 +4,20 @@ Expected values come from ``ragmetrics_lite.rouge_n(...).recall`` (rouge-score's
 ``rouge{n}`` recall on the same tokens). The source notes' ROUGE-1 of the
 Eiffel summary (0.60) leaves out the shared 的; the right value is 0.7.
 
->>> q09_rouge_n.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from .. import rouge
+import ragmetrics_lite as rml
 from . import _cases
 from ._cases import SUMMARY_CANDIDATE, SUMMARY_REFERENCE, ngram_counts
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(candidate, reference, n):
+def reference_solution(candidate, reference, n):
     cand = Counter(tuple(candidate[i:i + n]) for i in range(len(candidate) - n + 1))
     ref = Counter(tuple(reference[i:i + n]) for i in range(len(reference) - n + 1))
     total = sum(ref.values())
@@ -52,7 +52,7 @@ def _every_reference_occurrence(candidate, reference, n):
 
 
 def _precision(candidate, reference, n):
-    return rouge.rouge_n(candidate, reference, n).precision
+    return rml.rouge_n(candidate, reference, n).precision
 
 
 def _precision_unguarded(candidate, reference, n):
@@ -78,7 +78,7 @@ q09_rouge_n = FunctionExercise(
     m times counts min(k, m) times. Return 0.0 when the reference has no n-grams.
     """,
     notebook="09_rouge_n",
-    reference=lambda candidate, reference, n: rouge.rouge_n(candidate, reference, n).recall,
+    reference=lambda candidate, reference, n: rml.rouge_n(candidate, reference, n).recall,
     argnames=("candidate", "reference", "n"),
     edge_cases=[
         Case((["the"], ["the"], 2), "the reference has no 2-grams"),
@@ -98,7 +98,7 @@ q09_rouge_n = FunctionExercise(
         "reference n-gram add min(its reference count, its candidate count), then divide by the number of "
         "reference n-grams (the sum of the reference counts). Check for zero reference n-grams first.",
     ),
-    solution=solution,
+    solution=reference_solution,
     solution_imports="from collections import Counter",
     mistakes=[
         Mistake(_set_overlap, _SET),
@@ -118,3 +118,7 @@ q09_rouge_n = FunctionExercise(
         Mistake(_unguarded, "this fails when the reference has no n-grams; return 0.0 then"),
     ],
 )
+
+check = q09_rouge_n.check
+hint = q09_rouge_n.hint
+solution = q09_rouge_n.solution

@@ -3,20 +3,20 @@
 Expected values come from ``ragmetrics_lite.lcs(...).length``, the numerator of
 ROUGE-L (rouge-score's ``_lcs_table``, bottom-right cell).
 
->>> q10_lcs.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from .. import rouge
+import ragmetrics_lite as rml
 from . import _cases
 from ._cases import SUMMARY_CANDIDATE, SUMMARY_REFERENCE
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(a, b):
+def reference_solution(a, b):
     table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
     for i in range(1, len(a) + 1):
         for j in range(1, len(b) + 1):
@@ -65,7 +65,7 @@ q10_lcs = FunctionExercise(
     numerator of ROUGE-L.
     """,
     notebook="10_rouge_l",
-    reference=lambda a, b: rouge.lcs(a, b).length,
+    reference=lambda a, b: rml.lcs(a, b).length,
     argnames=("a", "b"),
     edge_cases=[
         Case(([], ["the"]), "an empty list"),
@@ -85,7 +85,7 @@ q10_lcs = FunctionExercise(
         "a[:i] and b[:j]. If a[i - 1] == b[j - 1] it is the cell up-left plus 1, else the larger of the cell "
         "above and the cell to the left. The answer is the bottom-right cell.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(
             _longest_common_substring,
@@ -101,3 +101,7 @@ q10_lcs = FunctionExercise(
         ),
     ],
 )
+
+check = q10_lcs.check
+hint = q10_lcs.hint
+solution = q10_lcs.solution

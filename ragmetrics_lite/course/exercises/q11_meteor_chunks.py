@@ -3,18 +3,18 @@
 Expected values come from ``ragmetrics_lite.count_chunks`` (the chunks behind
 nltk's ``meteor_score`` fragmentation penalty, except that no match gives 0).
 
->>> q11_meteor_chunks.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 207 cases (7 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from .. import meteor_score
+import ragmetrics_lite as rml
 from . import _cases
 from ._cases import EIFFEL_CANDIDATE, EIFFEL_REFERENCE
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(alignment):
+def reference_solution(alignment):
     chunks = 0
     for k, (i, j) in enumerate(alignment):
         if k == 0 or (i, j) != (alignment[k - 1][0] + 1, alignment[k - 1][1] + 1):
@@ -55,7 +55,7 @@ q11_meteor_chunks = FunctionExercise(
     both texts: (i, j) followed by (i + 1, j + 1). Return the number of chunks; no match gives 0.
     """,
     notebook="11_meteor",
-    reference=lambda alignment: meteor_score.count_chunks(alignment),
+    reference=lambda alignment: rml.count_chunks(alignment),
     argnames=("alignment",),
     edge_cases=[
         Case(([],), "no match"),
@@ -65,7 +65,7 @@ q11_meteor_chunks = FunctionExercise(
         Case(([(0, 0), (2, 1)],), "adjacent in the reference, a gap in the candidate"),
         Case(([(0, 0), (1, 1), (2, 5), (4, 6)],), "three chunks"),
         Case(
-            (meteor_score.meteor_alignment(EIFFEL_CANDIDATE, EIFFEL_REFERENCE),),
+            (rml.meteor_alignment(EIFFEL_CANDIDATE, EIFFEL_REFERENCE),),
             "the Eiffel pair: 是 against 为 splits the five matches",
         ),
     ],
@@ -76,7 +76,7 @@ q11_meteor_chunks = FunctionExercise(
         "The first pair opens a chunk, and each later pair (i, j) opens a new one unless the pair before "
         "it is exactly (i - 1, j - 1). An empty alignment has no chunk.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(_matches, "this counts the matches; adjacent matches share one chunk"),
         Mistake(
@@ -88,3 +88,7 @@ q11_meteor_chunks = FunctionExercise(
         Mistake(_reference_side, _ONE_SIDE),
     ],
 )
+
+check = q11_meteor_chunks.check
+hint = q11_meteor_chunks.hint
+solution = q11_meteor_chunks.solution

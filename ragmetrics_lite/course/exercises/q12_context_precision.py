@@ -8,18 +8,18 @@ relevant chunks *among those retrieved*; this is what ``rml.triad.context_precis
 gives NaN (nothing to judge), as ``rml.triad.context_precision`` does, where ragas' epsilon in
 the denominator gives 0.0.
 
->>> q12_context_precision.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
 import math
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from ._checker import Case, FunctionExercise, Mistake, same
 
 
-def solution(verdicts):
+def reference_solution(verdicts):
     if not verdicts:
         return math.nan
     found, total = 0, 0.0
@@ -34,7 +34,7 @@ def _reference(verdicts):
     if not verdicts:
         return math.nan
     ranks = list(range(1, len(verdicts) + 1))
-    return metrics.average_precision({r for r, v in zip(ranks, verdicts) if v}, ranks)
+    return rml.average_precision({r for r, v in zip(ranks, verdicts) if v}, ranks)
 
 
 def _same_or_both_nan(got, expected):
@@ -116,7 +116,7 @@ q12_context_precision = FunctionExercise(
         "relevant chunks seen so far; at each relevant one add found / rank. Divide the sum by found, or "
         "return 0.0 when found is 0.",
     ),
-    solution=solution,
+    solution=reference_solution,
     solution_imports="import math",
     compare=_same_or_both_nan,
     mistakes=[
@@ -134,3 +134,7 @@ q12_context_precision = FunctionExercise(
                 "of relevant chunks"),
     ],
 )
+
+check = q12_context_precision.check
+hint = q12_context_precision.hint
+solution = q12_context_precision.solution

@@ -6,7 +6,7 @@ DeepEval (4.1.10) judges each claim of an answer "yes", "no" (only for a direct 
 come from ``ragmetrics_lite.triad.faithfulness`` driven by a judge that replays the verdicts, so
 nothing to judge gives NaN, as in this package (DeepEval itself returns 1 there).
 
->>> q13_idk_verdicts.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
@@ -14,12 +14,11 @@ from __future__ import annotations
 import math
 import warnings
 
-from .._validation import RagMetricsWarning
-from ..triad import ScriptedJudge, faithfulness
+from ragmetrics_lite import RagMetricsWarning, ScriptedJudge, faithfulness
 from ._checker import Case, FunctionExercise, Mistake, same
 
 
-def solution(verdicts, penalize_ambiguous_claims):
+def reference_solution(verdicts, penalize_ambiguous_claims):
     if not verdicts:
         return float("nan")
     faithful = [v == "yes" or (v == "idk" and not penalize_ambiguous_claims) for v in verdicts]
@@ -64,11 +63,11 @@ def _idk_left_out(verdicts, penalize_ambiguous_claims):
 
 
 def _empty_is_one(verdicts, penalize_ambiguous_claims):
-    return solution(verdicts, penalize_ambiguous_claims) if verdicts else 1.0
+    return reference_solution(verdicts, penalize_ambiguous_claims) if verdicts else 1.0
 
 
 def _empty_is_zero(verdicts, penalize_ambiguous_claims):
-    return solution(verdicts, penalize_ambiguous_claims) if verdicts else 0.0
+    return reference_solution(verdicts, penalize_ambiguous_claims) if verdicts else 0.0
 
 
 def _unguarded(verdicts, penalize_ambiguous_claims):
@@ -111,7 +110,7 @@ q13_idk_verdicts = FunctionExercise(
         "Return float('nan') for an empty list. Otherwise count the verdicts equal to 'yes', plus "
         "those equal to 'idk' when penalize_ambiguous_claims is False, and divide by len(verdicts).",
     ),
-    solution=solution,
+    solution=reference_solution,
     compare=_same_or_both_nan,
     mistakes=[
         Mistake(_switch_ignored, "this counts every verdict but 'no' as faithful whatever the switch; "
@@ -130,3 +129,7 @@ q13_idk_verdicts = FunctionExercise(
                 "for an empty list"),
     ],
 )
+
+check = q13_idk_verdicts.check
+hint = q13_idk_verdicts.hint
+solution = q13_idk_verdicts.solution

@@ -9,7 +9,7 @@ Expected values come from the unigram counts of ``ragmetrics_lite.tokenization.n
 ``sklearn.metrics.pairwise.cosine_similarity`` on ``CountVectorizer`` rows; a text without tokens
 is a zero vector, whose cosine is undefined, and counts as 0.0 here (nothing in common).
 
->>> q14_bow_cosine.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 207 cases (7 edge cases, 200 random).
 """
 from __future__ import annotations
@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from ..tokenization import ngram_counts
+from ragmetrics_lite.tokenization import ngram_counts
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(a, b):
+def reference_solution(a, b):
     count_a, count_b = Counter(a), Counter(b)
     dot = sum(count * count_b[word] for word, count in count_a.items())
     norm_a = math.sqrt(sum(count * count for count in count_a.values()))
@@ -100,7 +100,7 @@ q14_bow_cosine = FunctionExercise(
         "count_a[w] * count_b[w]; each norm is the square root of the sum of its squared counts. "
         "Return 0.0 if a norm is 0, else dot / (norm_a * norm_b).",
     ),
-    solution=solution,
+    solution=reference_solution,
     solution_imports="import math\nfrom collections import Counter",
     mistakes=[
         Mistake(_dot, "this is the dot product alone; divide it by the two vectors' lengths so that "
@@ -117,3 +117,7 @@ q14_bow_cosine = FunctionExercise(
                 "return 0.0 for it"),
     ],
 )
+
+check = q14_bow_cosine.check
+hint = q14_bow_cosine.hint
+solution = q14_bow_cosine.solution

@@ -6,7 +6,7 @@ On the percentiles and sample sizes used here (p in 0, 10, 25, 50, 75, 90, 95, 9
 at most 25 samples) that is exactly the textbook rule, value at rank ceil(p n / 100);
 the float-rounding case where numpy differs (n = 100, p = 7) is in the notebook.
 
->>> q15_nearest_rank.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import statistics
 
-from ..latency import latency_percentiles
+from ragmetrics_lite import latency_percentiles
 from ._checker import Case, FunctionExercise, Mistake
 
 PERCENTILES = (0, 10, 25, 50, 75, 90, 95, 95, 99, 100)
@@ -22,7 +22,7 @@ DURATIONS_MS = (0, 80, 95, 110, 120, 150, 180, 240, 400, 900, 2500)  # few value
 # 0 is a cached answer, rounded to whole milliseconds
 
 
-def solution(samples, p):
+def reference_solution(samples, p):
     ordered = sorted(samples)
     rank = max(1, math.ceil(p * len(ordered) / 100))
     return ordered[rank - 1]
@@ -97,7 +97,7 @@ q15_nearest_rank = FunctionExercise(
         "ordered = sorted(samples); rank = ceil(p * len(ordered) / 100), at least 1; return "
         "ordered[rank - 1] (ranks count from 1, list indexes from 0).",
     ),
-    solution=solution,
+    solution=reference_solution,
     solution_imports="import math",
     mistakes=[
         Mistake(_linear, "this interpolates between two neighbours (numpy's default, linear); the nearest-rank "
@@ -112,3 +112,7 @@ q15_nearest_rank = FunctionExercise(
         Mistake(_mean, "this is the mean latency, which a few slow requests pull up; a percentile is a rank"),
     ],
 )
+
+check = q15_nearest_rank.check
+hint = q15_nearest_rank.hint
+solution = q15_nearest_rank.solution

@@ -4,19 +4,19 @@ Expected values come from ``ragmetrics_lite.holm_rejections`` (the rule of stats
 ``multipletests(..., method="holm")``, tested against the closed testing procedure):
 how many hypotheses Holm's step-down procedure rejects.
 
->>> q16_holm.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 207 cases (7 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from ..significance import holm_rejections
+from ragmetrics_lite import holm_rejections
 from ._checker import Case, FunctionExercise, Mistake
 
 # p-values a report might show; 0.0125 = 0.05 / 4 and 0.025 = 0.05 / 2 sit exactly on a threshold
 P_VALUES = (0.0004, 0.003, 0.008, 0.0125, 0.02, 0.025, 0.04, 0.05, 0.09, 0.3, 0.7)
 
 
-def solution(p_values, alpha):
+def reference_solution(p_values, alpha):
     m = len(p_values)
     rejected = 0
     for k, p in enumerate(sorted(p_values)):       # k = 0 for the smallest
@@ -92,7 +92,7 @@ q16_holm = FunctionExercise(
         "Sort the p-values. For k = 0, 1, ... compare sorted[k] with alpha / (m - k); count the "
         "passes and break at the first p-value above its threshold.",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(_uncorrected, "this counts p <= alpha with no correction; with m metrics false alarms pile up"),
         Mistake(
@@ -117,3 +117,7 @@ q16_holm = FunctionExercise(
         Mistake(_strict, "a p-value equal to its threshold passes: use <=, not <"),
     ],
 )
+
+check = q16_holm.check
+hint = q16_holm.hint
+solution = q16_holm.solution

@@ -5,16 +5,16 @@ Expected values come from ``ragmetrics_lite.cohens_kappa`` (unweighted), which e
 same grade only, where kappa is undefined. One mistake is the pitfall the notebook runs: raw
 agreement reported as if it were kappa.
 
->>> q17_cohens_kappa.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 206 cases (6 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from .. import agreement
+import ragmetrics_lite as rml
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(a, b):
+def reference_solution(a, b):
     n = len(a)
     observed = sum(x == y for x, y in zip(a, b)) / n
     expected = sum((a.count(g) / n) * (b.count(g) / n) for g in set(a) | set(b))
@@ -79,7 +79,7 @@ q17_cohens_kappa = FunctionExercise(
     (share of a's grades equal to g) x (share of b's grades equal to g) (标注一致性).
     """,
     notebook="17_human_evaluation",
-    reference=lambda a, b: agreement.cohens_kappa(a, b),
+    reference=lambda a, b: rml.cohens_kappa(a, b),
     argnames=("a", "b"),
     edge_cases=[
         Case(([0, 1], [0, 1]), "two items, full agreement"),
@@ -96,7 +96,7 @@ q17_cohens_kappa = FunctionExercise(
         "p_o = (number of positions where a[i] == b[i]) / n. For each grade g seen in a or b, multiply "
         "a.count(g) / n by b.count(g) / n and add these up: that is p_e. Return (p_o - p_e) / (1 - p_e).",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(_raw_agreement, "this is the raw agreement p_o; kappa subtracts the agreement expected "
                 "by chance: (p_o - p_e) / (1 - p_e)"),
@@ -109,3 +109,7 @@ q17_cohens_kappa = FunctionExercise(
                 "each grade by b's share of the same grade"),
     ],
 )
+
+check = q17_cohens_kappa.check
+hint = q17_cohens_kappa.hint
+solution = q17_cohens_kappa.solution

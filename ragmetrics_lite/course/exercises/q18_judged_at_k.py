@@ -4,17 +4,17 @@ Expected values come from ``ragmetrics_lite.judged_at_k`` (the share of the top 
 that carries a judgment, divided by k; trec_eval has no such measure, ir_measures'
 ``Judged@k`` is the nearest, with the differences its docstring lists).
 
->>> q18_judged_at_k.check(solution)
+>>> check(reference_solution)
 Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
-from .. import retrieval as metrics
+import ragmetrics_lite as rml
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
 
-def solution(grades, ranking, k):
+def reference_solution(grades, ranking, k):
     return sum(1 for doc in ranking[:k] if doc in grades) / k
 
 
@@ -47,7 +47,7 @@ q18_judged_at_k = FunctionExercise(
     included), divided by k even when fewer than k documents were retrieved (Judged@k, 已标注比例).
     """,
     notebook="18_capstone_golden_set",
-    reference=lambda grades, ranking, k: metrics.judged_at_k(grades, ranking, k),
+    reference=lambda grades, ranking, k: rml.judged_at_k(grades, ranking, k),
     argnames=("grades", "ranking", "k"),
     edge_cases=[
         Case(({}, [], 1), "nothing judged, nothing retrieved"),
@@ -66,7 +66,7 @@ q18_judged_at_k = FunctionExercise(
         "Count the ids in ranking[:k] that are keys of grades, whatever their grade, and divide by k "
         "itself (an empty ranking gives 0.0).",
     ),
-    solution=solution,
+    solution=reference_solution,
     mistakes=[
         Mistake(
             _over_retrieved,
@@ -86,3 +86,7 @@ q18_judged_at_k = FunctionExercise(
         ),
     ],
 )
+
+check = q18_judged_at_k.check
+hint = q18_judged_at_k.hint
+solution = q18_judged_at_k.solution
