@@ -2,8 +2,8 @@
 
 What every exercise must do is tested once, over the registry, in
 test_exercise_registry.py. Here: wrong answers written as a learner writes them
-(the source notes' slips among them) earn the right diagnosis, the three
-messages that once misled are pinned, the expected values are the helper's,
+(the source notes' slips among them) earn the right diagnosis, three messages
+are pinned word for word, the expected values are the helper's,
 and the cases reach the edges of these metrics.
 """
 from __future__ import annotations

@@ -182,11 +182,26 @@ def draw_rank_strip(ax, grades: Sequence[int], *, k: int | None = None, title: s
                     fontsize=9 if longest <= 4 else 8, rotation=0 if upright else 90)
     right = max(len(grades), k or 0, 1)
     if k is not None:
-        for rank in range(len(grades) + 1, k + 1):  # fewer than k retrieved: empty slots
-            ax.add_patch(Rectangle((rank - 0.4, 0), 0.8, 0.8, fill=False, edgecolor="#b0b0b0",
-                                   linestyle=":", linewidth=0.8, gid="empty-slot"))
-        ax.plot([k + 0.5, k + 0.5], [-0.1, 0.95], linestyle="--", color="#c0392b", linewidth=1.5)
-        ax.text(k + 0.5, 1.0, f"K = {k}", ha="center", va="bottom", color="#c0392b")
+        _draw_cutoff(ax, k, len(grades))
+    _strip_axes(ax, right)
+    if title is not None:
+        ax.set_title(title)
+    if legend:
+        _grade_legend(ax, top)
+    return ax
+
+
+def _draw_cutoff(ax, k: int, retrieved: int) -> None:
+    """The dashed line after rank k, and a dotted outline at each rank up to k nothing was retrieved at."""
+    for rank in range(retrieved + 1, k + 1):
+        ax.add_patch(Rectangle((rank - 0.4, 0), 0.8, 0.8, fill=False, edgecolor="#b0b0b0",
+                               linestyle=":", linewidth=0.8, gid="empty-slot"))
+    ax.plot([k + 0.5, k + 0.5], [-0.1, 0.95], linestyle="--", color="#c0392b", linewidth=1.5)
+    ax.text(k + 0.5, 1.0, f"K = {k}", ha="center", va="bottom", color="#c0392b")
+
+
+def _strip_axes(ax, right: int) -> None:
+    """Square cells, rank numbers 1..right below, no y axis, grid or frame."""
     ax.set_xlim(0.4, right + 0.6)
     ax.set_ylim(-0.15, 1.45)
     ax.set_aspect("equal")
@@ -197,15 +212,15 @@ def draw_rank_strip(ax, grades: Sequence[int], *, k: int | None = None, title: s
     for spine in ax.spines.values():
         spine.set_visible(False)
     ax.set_xlabel("rank 排名")
-    if title is not None:
-        ax.set_title(title)
-    if legend:
-        names = {0: "0 not relevant 不相关", 1: "1 relevant 相关" if top == 1 else "1"}
-        handles = [Patch(facecolor=grade_color(g, top), edgecolor="#9e9e9e",
-                         label=names.get(g, str(g))) for g in range(top + 1)]
-        ax.legend(handles=handles, title="grade 相关性等级" if top > 1 else None,
-                  loc="center left", bbox_to_anchor=(1.0, 0.45), fontsize=9)
-    return ax
+
+
+def _grade_legend(ax, top: int) -> None:
+    """One swatch per grade 0..top, outside the strip on its right."""
+    names = {0: "0 not relevant 不相关", 1: "1 relevant 相关" if top == 1 else "1"}
+    handles = [Patch(facecolor=grade_color(g, top), edgecolor="#9e9e9e",
+                     label=names.get(g, str(g))) for g in range(top + 1)]
+    ax.legend(handles=handles, title="grade 相关性等级" if top > 1 else None,
+              loc="center left", bbox_to_anchor=(1.0, 0.45), fontsize=9)
 
 
 def discount_curve(ax, max_rank: int = 10):
