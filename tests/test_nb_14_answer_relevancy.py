@@ -16,6 +16,9 @@
   evasive answer's flags zero it under the old rule (any flag) but not the new one (all flags).
 * Section 7's pitfall is honest for any question: it never calls an answer relevant whose answer
   relevancy is below the threshold (it printed "answer relevancy = 0.00 -> ship it?" before).
+* The exercise: its text names the function the learner writes (my_bow_cosine) and says what a
+  vector's norm is; dividing by the product of the lists' lengths, as "product of lengths" invited,
+  gets its own diagnosis (it got none before).
 * A bag-of-words vector is not an embedding: 如何 and 怎么 share nothing, so a paraphrased question
   loses a third of its cosine; the exercise's cosine equals scikit-learn's on count vectors, zero
   vectors included.
@@ -32,6 +35,7 @@ import importlib
 import io
 import math
 import random
+import re
 from pathlib import Path
 
 import nbformat
@@ -40,7 +44,7 @@ import pandas as pd
 import pytest
 
 import ragmetrics_lite as rml
-from tests.helpers import load_script
+from tests.helpers import assert_wrong_answer_diagnosed, load_script, wrong_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "14_answer_relevancy.ipynb"
@@ -88,8 +92,8 @@ def test_the_simulated_ragas_variant_as_given(p):
     """Going further: the history answer's questions share no word, the direct answer's stay below 1,
     and two flags of three zero the evasive answer under ragas <= 0.3.5 (any) but not >= 0.3.6 (all)."""
     asked = rml.tokenize(p["question"])
-    history = [exercise.solution(asked, rml.tokenize(q)) for q in p["generated_from_history"]]
-    direct = [exercise.solution(asked, rml.tokenize(q)) for q in p["generated_from_direct"]]
+    history = [exercise.reference_solution(asked, rml.tokenize(q)) for q in p["generated_from_history"]]
+    direct = [exercise.reference_solution(asked, rml.tokenize(q)) for q in p["generated_from_direct"]]
     assert history == [0.0] * len(history)
     assert all(0 < cosine < 1 for cosine in direct)
     assert any(p["noncommittal_flags"]) and not all(p["noncommittal_flags"])
@@ -165,3 +169,41 @@ def test_section_1s_rule_a_quantity_question_passes_a_quantity_without_shared_wo
     verdict = rml.triad.answer_relevancy_verdicts(question, statement)
     assert verdict.verdict[0] == lexical and "overlap F1 0.00 < 0.15" in verdict.reason[0]
     assert ("gives the quantity asked for" in verdict.reason[0]) == lexical
+
+
+def _exercise_cells():
+    """The exercise's markdown task and its code cell (the one that calls q14_bow_cosine.check)."""
+    cells = nbformat.read(NOTEBOOK, as_version=4).cells
+    index = next(i for i, c in enumerate(cells) if c.cell_type == "code" and "q14_bow_cosine.check(" in c.source)
+    return cells[index - 1].source, cells[index].source
+
+
+def test_the_exercise_text_names_the_function_the_learner_writes():
+    task, code = _exercise_cells()
+    stub = re.search(r"^def (\w+)\(", code, re.M).group(1)
+    assert stub == "my_bow_cosine"
+    assert f"Write `{stub}(a, b)`" in task
+    assert exercise.q14_bow_cosine.prompt.startswith(f"Write {stub}(a, b)")
+    for text in (task, exercise.q14_bow_cosine.prompt):
+        assert "product of lengths" not in text
+        assert "not the number of tokens" in text
+
+
+@wrong_answer(exercise.q14_bow_cosine, "product of the two lists' lengths")
+def _over_the_list_lengths(a, b):  # "product of lengths" read as len(a) * len(b)
+    if not a or not b:
+        return 0.0
+    count_b = {word: b.count(word) for word in b}
+    return sum(count_b.get(word, 0) for word in a) / (len(a) * len(b))
+
+
+@wrong_answer(exercise.q14_bow_cosine, "and by zero for an empty list")
+def _over_the_list_lengths_unguarded(a, b):
+    count_b = {word: b.count(word) for word in b}
+    return sum(count_b.get(word, 0) for word in a) / (len(a) * len(b))
+
+
+@pytest.mark.parametrize("answer", [_over_the_list_lengths, _over_the_list_lengths_unguarded],
+                         ids=lambda f: f.__name__)
+def test_dividing_by_the_list_lengths_gets_its_diagnosis(answer):
+    assert_wrong_answer_diagnosed(answer)
