@@ -8,7 +8,8 @@ import textwrap
 
 import pytest
 
-from ragmetrics_lite.tokenization import _as_tokens, ngrams, tokenize, word_list_entries
+from ragmetrics_lite._validation import as_tokens
+from ragmetrics_lite.text.tokenization import ngrams, tokenize, word_list_entries
 
 from .helpers import run_with_blocked
 
@@ -100,7 +101,7 @@ def test_tokens_always_pass_the_metrics_token_check():
     for keep_punct in (False, True):
         for word_list in (False, True):
             tokens = tokenize(text, keep_punct=keep_punct, word_list=word_list)
-            assert _as_tokens(tokens) == tokens
+            assert as_tokens(tokens) == tokens
 
 
 def test_ngrams():

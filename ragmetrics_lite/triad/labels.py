@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..agreement import cohens_kappa
+from ..stats.agreement import cohens_kappa
 from .judges import Judge
 from .metrics import _ask, _judge_or_default
 

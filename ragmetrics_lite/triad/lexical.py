@@ -50,7 +50,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import NamedTuple
 
-from ..tokenization import tokenize
+from ..text.tokenization import tokenize
 from .answer_types import (
     CURRENT_CUES,
     ECHO_CUES,
