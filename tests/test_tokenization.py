@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from ragmetrics_lite._validation import as_tokens
-from ragmetrics_lite.text.tokenization import ngrams, tokenize, word_list_entries
+from ragmetrics_lite.text.tokenization import CJK_IDEOGRAPH, ngrams, tokenize, word_list_entries
 
 from .helpers import run_with_blocked
 
@@ -177,3 +177,10 @@ def test_tokenize_works_with_the_references_blocked():
         """
     )
     assert out == "['巴黎', '的', '埃菲尔铁塔', '有', '330', '米', '高'] [('a', 'b'), ('b', 'c')] 2\n"
+
+
+def test_cjk_ideograph_is_an_ideograph_of_the_unified_extension_a_or_compatibility_blocks():
+    ideographs = ["一", "龥", "\u3400", "\u4db5", "\uf900", "豈", "退"]
+    others = ["\u4dc0", "䷀", "あ", "ア", "한", "，", "A", "1", "\U00020000"]
+    assert all(CJK_IDEOGRAPH.fullmatch(char) for char in ideographs)
+    assert not any(CJK_IDEOGRAPH.fullmatch(char) for char in others)

@@ -44,6 +44,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from string import Template
 
+from ..text.tokenization import CJK_IDEOGRAPH
 from .judges import Judge, Verdict
 
 __all__ = [
@@ -179,8 +180,6 @@ _PROMPTS = {
 }
 _NO_CONTEXT = {"en": "(no context given)", "zh": "（没有提供上下文）"}
 _LANGUAGES = ("auto", "zh", "en")
-# CJK Unified Ideographs, Extension A and the compatibility block: what makes a text Chinese here.
-_CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _FENCE = re.compile(r"^```[A-Za-z]*\s*(.*?)\s*```$", re.DOTALL)
 _QUOTE_LIMIT = 300  # characters of the reply an error message quotes
 
@@ -342,7 +341,7 @@ class LLMJudge(Judge):
     def _language(self, inputs: list[str]) -> str:
         if self.language != "auto":
             return self.language
-        return "zh" if any(_CJK.search(text) for text in inputs) else "en"
+        return "zh" if any(CJK_IDEOGRAPH.search(text) for text in inputs) else "en"
 
     @staticmethod
     def _question(question: object, where: str) -> str:
