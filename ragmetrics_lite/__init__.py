@@ -51,7 +51,7 @@ from .stats import (
     paired_permutation_test,
     rating_counts,
 )
-from .playground import rank_playground
+from .course.playground import rank_playground
 from . import triad
 from .triad import (
     AGREEMENT_BAR,

@@ -11,7 +11,7 @@ import math
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite.exercises import q07_ndcg
+from ragmetrics_lite.exercises import REGISTRY
 
 NOTES_JUDGMENTS = {101: 3, 205: 2, 309: 1}
 NOTES_RANKING = [999, 205, 101, 888, 309]
@@ -45,7 +45,7 @@ def test_an_ndcg_written_with_the_natural_log_passes_the_exercise():
     def ndcg_with_ln(ground_truth, retrieved_ids, k):
         return _ndcg(ground_truth, retrieved_ids, k, lambda rank: 1 / math.log(rank + 1))
 
-    assert q07_ndcg.evaluate(ndcg_with_ln).status == "correct"
+    assert REGISTRY["q07_ndcg"].evaluate(ndcg_with_ln).status == "correct"
 
 
 def test_the_jarvelin_kekalainen_discount_depends_on_b():

@@ -46,12 +46,12 @@ def test_punkt_leaves_a_chinese_answer_in_one_piece_but_split_statements_does_no
     (["idk", "idk"], True, 0.0),
 ])
 def test_deepeval_style_scores(verdicts, penalize, expected):
-    assert exercise.solution(verdicts, penalize) == expected
+    assert exercise.reference_solution(verdicts, penalize) == expected
     assert exercise._reference(verdicts, penalize) == expected
 
 
 def test_nothing_to_judge_is_nan_here_and_one_in_deepevals_convention():
-    assert math.isnan(exercise._reference([], False)) and math.isnan(exercise.solution([], True))
+    assert math.isnan(exercise._reference([], False)) and math.isnan(exercise.reference_solution([], True))
     assert exercise._empty_is_one([], False) == 1.0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
