@@ -158,7 +158,7 @@ def kappa_interval(truth, judged, n_resamples: int = RESAMPLES, seed: int = SEED
     """A percentile bootstrap interval for Cohen's kappa of 0/1 labels, resampling the items.
 
     ``numpy.random.default_rng(seed).integers(0, n, (n_resamples, n))`` draws the resamples (the
-    convention of ``rml.significance.bootstrap_ci``, which bootstraps means), :func:`resampled_kappas`
+    convention of ``rml.bootstrap_ci``, which bootstraps means), :func:`resampled_kappas`
     scores them, and the bounds are numpy's default (linear) quantiles at (1 - confidence) / 2 and
     (1 + confidence) / 2. A resample whose items all carry one label on both sides (p_e = 1) has no
     kappa: it is dropped, and ``resamples`` counts the ones kept. NaN bounds when none is kept.
