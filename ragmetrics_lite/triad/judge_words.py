@@ -1,4 +1,5 @@
-"""LexicalJudge's word and cue lists, kept as package data in ``ragmetrics_lite/data/judge_words/``.
+"""LexicalJudge's word and cue lists, kept as package data in ``ragmetrics_lite/data/judge_words/``,
+and its stop words (``ragmetrics_lite/data/stopwords.txt``).
 
 One file per list, named after it, under a comment header saying what the list is for:
 
@@ -14,11 +15,14 @@ all (:func:`~ragmetrics_lite.triad.lexical.word_lists_sha256`).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import cache
 from importlib import resources
 
-__all__ = ["word_list", "word_sections", "list_names"]
+__all__ = ["word_list", "word_sections", "list_names", "default_stopwords", "stopwords_sha256"]
+
+_STOPWORDS_FILE = "stopwords.txt"
 
 
 def list_names() -> list[str]:
@@ -70,3 +74,26 @@ def word_sections(name: str) -> dict[str, tuple[str, ...]]:
     if any(not title for title, _ in sections):
         raise ValueError(f"{name}.txt has entries before its first [section]")
     return dict(sections)
+
+
+@cache
+def default_stopwords() -> frozenset[str]:
+    """The shipped stop-word list (generic function words), lower-cased: what LexicalJudge drops
+    before counting content words (the "content words" of the reasons in notebooks 12-14).
+
+    >>> {"的", "the", "什么"} <= default_stopwords(), "不" in default_stopwords()
+    (True, False)
+    """
+    text = resources.files("ragmetrics_lite").joinpath("data").joinpath(_STOPWORDS_FILE).read_text(encoding="utf-8")
+    return frozenset(line.strip().lower() for line in text.splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
+def stopwords_sha256() -> str:
+    """SHA-256 of the shipped stop-word file, recorded in ``data/triad/judge_freeze.json``.
+
+    >>> len(stopwords_sha256())
+    64
+    """
+    data = resources.files("ragmetrics_lite").joinpath("data").joinpath(_STOPWORDS_FILE).read_bytes()
+    return hashlib.sha256(data).hexdigest()

@@ -45,7 +45,6 @@ import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
 from ..text.tokenization import CJK_IDEOGRAPH, tokenize
@@ -64,29 +63,16 @@ from .answer_types import (
     strip_cues,
     superseded,
 )
+from .judge_words import default_stopwords, stopwords_sha256
 from .judges import Judge, Verdict
 from .negation import NEGATION_CUES, NEGATION_EXCEPTIONS, negation_cues
 from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in
 from .statements import split_statements
 
-__all__ = [
-    "LexicalJudge",
-    "RULES",
-    "DEFAULT_RULES",
-    "NEGATION_CUES",
-    "NEGATION_EXCEPTIONS",
-    "MEASURE_WORDS",
-    "NUMBER_EXCEPTIONS",
-    "default_stopwords",
-    "stopwords_sha256",
-    "word_lists",
-    "word_lists_sha256",
-    "negation_cues",
-    "numbers_in",
-    "quantities_in",
-]
+__all__ = ["LexicalJudge", "RULES", "DEFAULT_RULES", "NEGATION_CUES", "NEGATION_EXCEPTIONS", "MEASURE_WORDS",
+           "NUMBER_EXCEPTIONS", "default_stopwords", "stopwords_sha256", "word_lists", "word_lists_sha256",
+           "negation_cues", "numbers_in", "quantities_in"]
 
-_STOPWORDS_FILE = "stopwords.txt"
 #: The rules beyond word overlap, each a name for ``LexicalJudge(rules=...)`` and in verdict reasons.
 RULES = ("units", "answer_type", "evasion", "echo", "history", "superseded", "not_covered")
 #: The rules on by default. ``units`` (converting units before comparing values) is off: it raises
@@ -112,28 +98,6 @@ def _sentences(text: str) -> list[str]:
 def _clauses(text: str) -> list[str]:
     """Pieces between commas, colons, semicolons and sentence ends: the scope of a negation."""
     return [c.strip() for c in _CLAUSE_END.split(text) if any(char.isalnum() for char in c)]
-
-
-def default_stopwords() -> frozenset[str]:
-    """The shipped stop-word list (generic function words), lower-cased: what LexicalJudge drops
-    before counting content words (the "content words" of the reasons in notebooks 12-14).
-
-    >>> {"的", "the", "什么"} <= default_stopwords(), "不" in default_stopwords()
-    (True, False)
-    """
-    text = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_text(encoding="utf-8")
-    return frozenset(line.strip().lower() for line in text.splitlines()
-                     if line.strip() and not line.startswith("#"))
-
-
-def stopwords_sha256() -> str:
-    """SHA-256 of the shipped stop-word file, recorded in ``data/triad/judge_freeze.json``.
-
-    >>> len(stopwords_sha256())
-    64
-    """
-    data = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_bytes()
-    return hashlib.sha256(data).hexdigest()
 
 
 def word_lists() -> dict:
