@@ -19,21 +19,38 @@ from .retrieval import (
     reciprocal_rank,
 )
 from .trec_io import read_qrels, read_run
-from .tokenization import ngrams, tokenize, word_list_entries
-from .bleu_score import (
+from .text import (
+    LCS,
     SMOOTHING_DEFAULTS,
+    Score,
     bleu,
     brevity_penalty,
     clipped_precision,
     closest_reference_length,
     corpus_bleu,
+    count_chunks,
+    lcs,
+    meteor,
+    meteor_alignment,
+    ngrams,
+    rouge_l,
+    rouge_n,
+    rouge_scores,
+    tokenize,
+    word_list_entries,
 )
-from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
-from .meteor_score import count_chunks, meteor, meteor_alignment
 from .course.notes import notes_check, notes_claim, on_notes_example, same_inputs
-from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
-from .agreement import cohens_kappa, fleiss_kappa, rating_counts
-from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
+from .stats import (
+    PERCENTILE_METHODS,
+    StageTimer,
+    bootstrap_ci,
+    cohens_kappa,
+    fleiss_kappa,
+    holm_rejections,
+    latency_percentiles,
+    paired_permutation_test,
+    rating_counts,
+)
 from .course.playground import rank_playground
 from . import triad
 from .triad import (
