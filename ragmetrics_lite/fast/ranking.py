@@ -5,19 +5,21 @@ by score descending, ties broken by doc id descending, compared as strings.
 The per-query functions take a ranking as given; this module finds every
 query's ranking at once, with numpy, in three steps over the run's rows:
 
-1. **Grades.** The rows are grouped by query (a stable sort of their query
-   codes) and each row's grade is looked up in its query's judgments
-   (``UNJUDGED`` where the judgments do not list it). From a DataFrame, the
-   lookup builds one dict per query, which also finds a repeated row.
+1. **Grades.** Each query's rows must sit together, as they do from a dict
+   or a file written query by query (otherwise a stable sort of their query
+   codes groups them). Each row's grade is looked up in its query's
+   judgments, one dict per query (``UNJUDGED`` where the judgments do not
+   list it); from a DataFrame, that dict also finds a repeated row.
 2. **Order.** Each query's rows are sorted by score: the queries' scores
    become the rows of a matrix, padded past each query's end, and numpy sorts
    every matrix row on its own (n log(depth) work instead of n log(n)). Where
    a few long lists among short ones would more than double the matrix, the
    rows are sorted as a whole instead. Rows that tie in (query, score) are
    then put in doc-id order.
-3. **Ranks.** A row's rank is its position among its query's sorted rows;
-   only the rows that carry a judgment are kept (about one in ten in a
-   typical run): an unjudged row adds nothing to any metric.
+3. **Ranks.** A row's rank is its position among its query's sorted rows.
+   Only the rows that carry a judgment are kept (one in fourteen in
+   ``bench/run.py``): an unjudged row adds nothing to any metric. They are
+   handed to the kernels sorted by query, then rank.
 
 The result feeds the kernels (``kernels.py``).
 """
@@ -60,7 +62,8 @@ def rank(qrels, judged_codes: np.ndarray, run, run_codes: np.ndarray, count: int
     grade = _grades(run, run_codes, query, starts, ends, judged)
     order = _by_score(query, run.value, starts, ends, lambda tied: _docs_at(run, tied))
     rank_of = np.empty(len(order), dtype=np.int64)
-    rank_of[order] = np.arange(len(order)) - np.repeat(starts, ends - starts) + 1
+    rank_of[order] = np.arange(1, len(order) + 1)  # each row's place in the whole order, from 1,
+    rank_of -= np.repeat(starts, ends - starts)  # less the rows of the queries before its own
     hits = np.flatnonzero((grade != UNJUDGED) & (query < count))
     hits = hits[np.lexsort((rank_of[hits], query[hits]))]  # by query, then rank
     judged_query = np.repeat(judged_codes, qrels.lengths)
