@@ -6,6 +6,7 @@
 * ``plotting``: the plot style and the bundled Chinese font (``fonts/``);
 * ``playground``: notebook 07's rank playground;
 * ``search``: the capstone's BM25 retriever.
+* ``published``: notebook 19's readers of the published human-judged sets in ``data/external/``.
 
 Modules here may import the library; no library module imports them. ``ragmetrics_lite``
 re-exports the few course names a notebook calls as ``rml.…`` (``notes_check``, ``notes_claim``,
