@@ -39,6 +39,7 @@ from . import triad
 from .triad import (
     AGREEMENT_BAR,
     TRIAD_TASKS,
+    EmbeddingJudge,
     Judge,
     LexicalJudge,
     LLMJudge,
@@ -118,6 +119,7 @@ __all__ = [
     "Verdict",
     "Judge",
     "LexicalJudge",
+    "EmbeddingJudge",
     "LLMJudge",
     "LLMReplyError",
     "openai_compatible_complete",
