@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -103,10 +104,13 @@ def _same_text(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.split(), b.split(), autojunk=False).ratio()
 
 
+@lru_cache(maxsize=4)
 def wikieval_pairs(folder: Path = WIKIEVAL) -> dict[str, pd.DataFrame]:
     """One row per question and file: ``question``, the two members (``first``: the row labelled 0,
-    ``second``: the row labelled 1), the ff context, and ``preferred`` (``"first"`` or ``"second"``),
-    the member WikiEval's construction made better, recognised from the files themselves.
+    ``second``: the row labelled 1), the ff context, ``preferred`` (``"first"`` or ``"second"``), the
+    member WikiEval's construction made better, recognised from the files themselves, and the
+    evidence: ``match`` (how alike the texts that identify it are) and ``runner_up`` (the best
+    other pairing). Cached: do not modify the frames.
 
     WikiEval answers each question three ways and gives it two contexts: ``answer``, written from
     the page; ``ungrounded_answer``, written without it (ff's other member); ``poor_answer``, asked
@@ -125,12 +129,15 @@ def wikieval_pairs(folder: Path = WIKIEVAL) -> dict[str, pd.DataFrame]:
         match = np.array([[_same_text(f, a) for a in ar["answer"]] for f in ff["answer"]])
         f_best, a_best = np.unravel_index(match.argmax(), match.shape)
         context = ff["context"].iloc[0]
-        c_best = int(np.argmax([_same_text(context, c) for c in cr["context"]]))
-        for name, column, best in (("ff", "answer", f_best), ("ar", "answer", a_best), ("cr", "context", c_best)):
+        near = [_same_text(context, c) for c in cr["context"]]
+        c_best = int(np.argmax(near))
+        answers = (float(match.max()), float(np.sort(match, axis=None)[-2]))
+        for name, column, best, (found, runner_up) in (("ff", "answer", f_best, answers),
+                                                       ("ar", "answer", a_best, answers),
+                                                       ("cr", "context", c_best, (max(near), min(near)))):
             members = pair[name][column].tolist()
             rows[name].append({"question": question, "context": context, "first": members[0], "second": members[1],
-                               "preferred": ("first", "second")[best], "match": float(match.max())
-                               if name != "cr" else _same_text(context, members[best])})
+                               "preferred": ("first", "second")[best], "match": found, "runner_up": runner_up})
     return {name: pd.DataFrame(found) for name, found in rows.items()}
 
 
