@@ -1,4 +1,4 @@
-"""Hand labels for the triad and a judge's agreement with them.
+"""The triad's labelled items and a judge's agreement with them.
 
 ``data/triad/{task}.jsonl`` holds one labelled item per line (schema in ``data/triad/README.md``);
 half of each file is ``heldout``. :func:`judge_items` asks a judge about every item and
