@@ -25,10 +25,12 @@ The rules (each verdict's ``reason`` names the cosine and the threshold that dec
 Vectors come from :mod:`~ragmetrics_lite.triad.vectors`: from a cache shipped for the suite's own
 texts, else from the model, loaded on the first text the cache lacks (3-5 s, one BLAS thread).
 Thresholds, rules and checks were tuned on the development items of ``data/triad`` only
-(``scripts/tune_embedding_judge.py``; labels written by model sessions following a written guideline)
-and frozen in ``data/triad/embedding_freeze.json``, with the default judge of each metric
-(``DEFAULT_JUDGES``, behind ``judge=None``): this judge for context and answer relevance, where it
-agreed more often with those labels than the lexical judge; the lexical judge for faithfulness.
+(``scripts/tune_embedding_judge.py``; labels written by model sessions following a written
+guideline) and frozen in ``data/triad/embedding_freeze.json`` with the default judge of each
+metric (``DEFAULT_JUDGES``, which ``DefaultJudge`` follows): this judge for context and answer
+relevance, where it agreed with those labels more often than the lexical judge, and the lexical
+judge for faithfulness, where it did not. Scored once afterwards on the held-out items, the two
+judges kept that order on all three (``data/triad/judge_scores.json``).
 """
 from __future__ import annotations
 
@@ -150,7 +152,7 @@ DEFAULT_JUDGES = {"support": "lexical", "context_relevance": "embedding", "answe
 
 
 class DefaultJudge(Judge):
-    """The judge behind ``judge=None``: each question goes to the judge ``DEFAULT_JUDGES`` names.
+    """The default judges as one judge: each question goes to the judge ``DEFAULT_JUDGES`` names.
 
     >>> DefaultJudge().answer_relevance("怎么申请退款？", ["在订单页点击申请退款。"])[0].reason
     'cosine 0.67 >= 0.2 with the question'
