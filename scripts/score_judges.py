@@ -29,7 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from judge_figures import DATA, ROOT, TRIAD_TASKS, figures, item_score, judged, pairwise_agreement, wikieval_pairs  # noqa: E402
+from judge_figures import (DATA, ROOT, TRIAD_TASKS, figures, item_score, judged,  # noqa: E402
+                           pairwise_agreement, wikieval_pairs)
 
 from ragmetrics_lite.triad import LexicalJudge  # noqa: E402
 from ragmetrics_lite.triad.embedding import EmbeddingJudge  # noqa: E402

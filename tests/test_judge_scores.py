@@ -58,7 +58,8 @@ def test_scored_after_both_freezes():
 def test_heldout_figures_equal_the_recorded_ones(task, judge, part):
     found, recorded = _figures(task, judge, part), SCORES["heldout"][task][judge][part]
     print(f"\n{task} {judge} {part}: accuracy {found['accuracy']:.3f} [{found['accuracy_low']:.3f}, "
-          f"{found['accuracy_high']:.3f}], kappa {found['kappa']:.3f} [{found['kappa_low']:.3f}, {found['kappa_high']:.3f}]")
+          f"{found['accuracy_high']:.3f}], kappa {found['kappa']:.3f} "
+          f"[{found['kappa_low']:.3f}, {found['kappa_high']:.3f}]")
     assert found["n"] == recorded["n"]
     for key in ("accuracy", "majority_share", "kappa", "accuracy_low", "accuracy_high", "kappa_low", "kappa_high"):
         assert found[key] >= recorded[key] - 1e-9                 # never below the record

@@ -48,7 +48,8 @@ from ragmetrics_lite.triad import embedding, vectors
 imported = time.perf_counter() - started
 judge = rml.EmbeddingJudge()
 started = time.perf_counter()
-cached = judge.context_relevance("公司的退款政策是怎样的？", ["退款政策：商品签收后 7 天内可以申请退款，商品需保持完好。"])
+cached = judge.context_relevance("公司的退款政策是怎样的？",
+                                 ["退款政策：商品签收后 7 天内可以申请退款，商品需保持完好。"])
 cached_seconds = time.perf_counter() - started
 loaded_before_miss = "model" in vectors._STATE
 started = time.perf_counter()
