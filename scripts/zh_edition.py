@@ -44,6 +44,7 @@ import argparse
 import ast
 import copy
 import datetime
+import functools
 import importlib.util
 import io
 import os
@@ -139,7 +140,8 @@ def is_commented_code(text: str) -> bool:
                                     for s in statements)
 
 
-def comments(source: str) -> list[Comment]:
+@functools.lru_cache(maxsize=4096)
+def comments(source: str) -> tuple[Comment, ...]:
     """The prose comments of a code cell, in order (tokenize finds them; strings holding '#' are not)."""
     lines = source.splitlines()
     found = []
@@ -151,7 +153,7 @@ def comments(source: str) -> list[Comment]:
         text = token.string[len(marker):].rstrip()
         if re.search(r"[A-Za-z]", text) and not is_commented_code(text):
             found.append(Comment(row, col, marker, text, not lines[row][:col].strip()))
-    return found
+    return tuple(found)
 
 
 def comment_blocks(source: str) -> list[list[Comment]]:
@@ -431,6 +433,10 @@ def structure_problems(unit: Unit, translation: str) -> list[str]:
     if unit.kind == "markdown" and [level for level, _ in headings(unit.text)] != [
             level for level, _ in headings(translation)]:
         problems.append("the translation's headings differ from the English ones in number or level")
+    going_further = [bool(reading_time.GOING_FURTHER.search(f"# {text}")) for _, text in headings(unit.text)]
+    if going_further != [bool(reading_time.GOING_FURTHER.search(f"# {text}")) for _, text in headings(translation)]:
+        problems.append("a heading that ends the main path (Going further, appendix) must say 深入 or 附录 "
+                        "in the translation, and no other heading may (the reading time counts to it)")
     return problems
 
 
@@ -542,12 +548,27 @@ def glossary_terms(path: Path) -> list[Term]:
     return terms
 
 
-def _term_pattern(term: Term) -> re.Pattern:
+def _term_regex(term: Term) -> str:
+    """A regular expression for a term's uses: a name as written, a common noun in any case and number."""
     core = re.sub(r"@[Kk]$", r"@(?:K|k|\\d+)", re.escape(term.english)).replace(r"\ ", r"[\s-]+")
     if re.search(r"[A-Z0-9@]", term.english):
-        return re.compile(rf"(?<![\w@-]){core}(?![\w@-])")
+        return rf"(?<![\w@-]){core}(?![\w@-])"
     plural = rf"{core[:-1]}(?:y|ies)" if core.endswith("y") else rf"{core}(?:s|es)?"
-    return re.compile(rf"(?<![\w@-]){plural}(?![\w@-])", re.I)
+    return rf"(?i:(?<![\w@-]){plural}(?![\w@-]))"
+
+
+@functools.cache
+def _first_word(term: Term) -> str:
+    """The start every use of the term shares, in lower case ("quer" for query and queries)."""
+    word = re.split(r"[\s@]", term.english.lower())[0]
+    return word[:-1] if word.endswith("y") else word
+
+
+@functools.cache
+def _terms_regex(terms: tuple[Term, ...]) -> tuple[re.Pattern, tuple[Term, ...]]:
+    """One pattern for all terms, longest first, so that at each place the longest term is the one found."""
+    ordered = tuple(sorted(terms, key=lambda term: -len(term.english)))
+    return re.compile("|".join(f"(?P<t{i}>{_term_regex(term)})" for i, term in enumerate(ordered))), ordered
 
 
 def glossary_problems(english: str, chinese: str, terms: list[Term], exempt: set[str] = frozenset()) -> list[str]:
@@ -560,18 +581,17 @@ def glossary_problems(english: str, chinese: str, terms: list[Term], exempt: set
     ["glossary: 'query' is used in the English, but the translation has none of 查询"]
     """
     prose = _split_literals(english, LITERALS[:-1])[1]  # cut-offs kept: Recall@5 is a use of Recall@K
-    found = sorted(((m.start(), m.end(), term) for term in terms for m in _term_pattern(term).finditer(prose)),
-                   key=lambda hit: hit[0] - hit[1])
-    covered: list[tuple[int, int]] = []
-    used: dict[str, set[Term]] = {}
-    for start, end, term in found:
-        if not any(a <= start and end <= b for a, b in covered):
-            covered.append((start, end))
-            used.setdefault(term.english, set()).add(term)
+    lowered = prose.lower()  # only terms whose first word occurs can match: a much shorter pattern
+    candidates = tuple(term for term in terms if _first_word(term) in lowered)
+    if not candidates:
+        return []
+    pattern, ordered = _terms_regex(candidates)
+    used = sorted({ordered[int(match.lastgroup[1:])].english for match in pattern.finditer(prose)})
     problems = []
-    for name, same in sorted(used.items()):
+    for name in used:
+        same = [term for term in terms if term.english == name]  # "chunk" has two rows
         names = frozenset().union(*(term.chinese for term in same))
-        stays = any(term.may_stay and _term_pattern(term).search(chinese) for term in same)
+        stays = any(term.may_stay and re.search(_term_regex(term), chinese) for term in same)
         if name not in exempt and not stays and not any(zh in chinese for zh in names):
             problems.append(f"glossary: {name!r} is used in the English, but the translation has none of "
                             f"{', '.join(sorted(names))}")

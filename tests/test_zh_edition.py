@@ -218,6 +218,19 @@ def test_check_refuses_a_translation_that_breaks_the_rules(translated, capsys):
     assert "cell code (comment 2): comments beside code: the translation has 2 lines, the English 1" in out
 
 
+def test_the_going_further_heading_stays_recognisable(translated, capsys):
+    path = translated / "notebooks" / "00_map.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells.append(nbformat.v4.new_markdown_cell("## Going further (optional)", id="more"))
+    nbformat.write(notebook, path)
+    run(translated, "--update", "00", capsys=capsys)
+    translate(translated, "00_map", {"more markdown": "## 更多内容（选读）"})
+    assert "must say 深入 or 附录" in run(translated, "--check", capsys=capsys)[1]
+    translate(translated, "00_map", {"more markdown": "## 深入（选读）"})
+    run(translated, capsys=capsys)
+    assert run(translated, "--check", capsys=capsys) == (0, "")
+
+
 def test_a_translators_allow_comment_exempts_one_token(translated, capsys):
     translate(translated, "01_recall", {"intro markdown": CHINESE["intro markdown"].replace("一个查询", "一个问题")})
     assert run(translated, "--check", capsys=capsys)[0] == 1
