@@ -318,6 +318,23 @@ def test_every_chinese_notebook_has_the_english_code_and_outputs():
                         == zh_edition.code_without_comments(theirs.source)), f"{page.name}, cell {mine.get('id')}"
 
 
+def test_every_link_of_a_chinese_notebook_resolves_to_the_chinese_page_where_there_is_one():
+    zh = ROOT / "notebooks" / "zh"
+    for page in sorted(zh.glob("*.ipynb")):
+        for cell in json.loads(page.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            for match in zh_edition.LINK_TARGET.finditer("".join(cell["source"])):
+                path = match.group(2).partition("#")[0]
+                if not path or ":" in path:
+                    continue
+                target = (zh / path).resolve()
+                assert target.exists(), f"{page.name}, cell {cell['id']}: {path} does not exist"
+                twin = zh / target.name
+                assert not (target.suffix == ".ipynb" and twin.exists() and target != twin.resolve()), (
+                    f"{page.name}, cell {cell['id']}: {path} has a Chinese page, {twin.name}")
+
+
 def test_nbval_does_not_collect_the_chinese_notebooks():
     if not list((ROOT / "notebooks" / "zh").glob("*.ipynb")):
         pytest.skip("no Chinese notebook yet")
