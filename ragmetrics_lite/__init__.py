@@ -34,7 +34,7 @@ from .course.notes import notes_check, notes_claim, on_notes_example, same_input
 from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 from .agreement import cohens_kappa, fleiss_kappa, rating_counts
 from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
-from .playground import rank_playground
+from .course.playground import rank_playground
 from . import triad
 from .triad import (
     AGREEMENT_BAR,

@@ -36,6 +36,37 @@ find_python() {
   esac
 }
 
+# Packages installed in .venv so far (a rough gauge of pip's progress while it installs).
+installed_count() {
+  local found
+  found=$(ls -d "$VENV"/lib/python*/site-packages/*.dist-info "$VENV"/Lib/site-packages/*.dist-info 2>/dev/null | wc -l)
+  echo $((found))
+}
+
+# with_heartbeat WHAT COMMAND...: run COMMAND, copying its output to stderr line by line, and say
+# "WHAT: still working" whenever it has printed nothing for HEARTBEAT seconds (default 10), so
+# the first run never sits silent for minutes (pip prints nothing while it installs, and making a
+# venv takes half a minute). The exit status is COMMAND's.
+with_heartbeat() {
+  local what=$1 started=$SECONDS line status=0
+  shift
+  { "$@" 2>&1; echo "__status__ $?"; } | {
+    while :; do
+      if IFS= read -r -t "${HEARTBEAT:-10}" line; then
+        case $line in
+          "__status__ "*) exit "${line#__status__ }" ;;
+          *) printf '%s\n' "$line" >&2 ;;
+        esac
+      elif [ $? -gt 128 ]; then
+        say "$what: still working ($((SECONDS - started)) s so far, $(installed_count) packages in $VENV)."
+      else
+        exit 1  # the command's output ended without its status: it was killed
+      fi
+    done
+  } || status=$?
+  return $status
+}
+
 venv_bin() {
   if [ -d "$VENV/Scripts" ] && [ ! -d "$VENV/bin" ]; then echo "$VENV/Scripts"; else echo "$VENV/bin"; fi
 }
@@ -69,7 +100,8 @@ ensure_venv() {
     fi
   fi
   if [ ! -d "$VENV" ]; then
-    if ! "$BASE_PYTHON" -m venv "$VENV"; then
+    say "Making the virtual environment $VENV with $BASE_PYTHON (Python $BASE_VERSION); this takes up to half a minute."
+    if ! with_heartbeat "Making $VENV" "$BASE_PYTHON" -m venv "$VENV"; then
       rm -rf "$VENV"
       say "Could not create $VENV with $BASE_PYTHON (Python $BASE_VERSION); on Debian or Ubuntu install the venv module first: sudo apt install python3-venv (or python${BASE_VERSION%.*}-venv)."
       exit 1
@@ -88,7 +120,7 @@ ensure_venv() {
     say "download, 730 MB on disk). This takes about 4-6 minutes on a laptop with a good connection,"
     say "longer on a slow one; pip's progress follows. Later runs skip this step until requirements.txt changes."
   fi
-  if ! "$venv_python" -m pip install --disable-pip-version-check -r requirements.txt; then
+  if ! with_heartbeat "Installing" "$venv_python" -m pip install --disable-pip-version-check -r requirements.txt; then
     say "pip could not finish (its message is above): fix the cause and rerun; what was installed stays."
     exit 1
   fi

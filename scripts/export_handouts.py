@@ -412,13 +412,27 @@ def glossary_notebook(path: Path = GLOSSARY):
     return notebook
 
 
+def without_checks(notebook):
+    """The notebook without its ``checks`` cell (the asserts that keep its sentences true) and the
+    heading above it: a handout is the lesson, and those checks are for the notebook's maintainers."""
+    kept = []
+    for cell in notebook.cells:
+        if "checks" in cell.get("metadata", {}).get("tags", []):
+            if kept and kept[-1].cell_type == "markdown" and kept[-1].source.lstrip().startswith("## Checks"):
+                kept.pop()
+            continue
+        kept.append(cell)
+    notebook.cells = kept
+    return notebook
+
+
 def export(notebooks: list[Path], out_dir: Path, glossary: bool = True) -> list[dict]:
     """Write one handout per notebook (and ``glossary.html``) to ``out_dir``; one report per page.
 
     The fonts are cut once, to the characters of all the pages together, and embedded in each.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    sources = {path.resolve(): nbformat.read(path, as_version=4) for path in notebooks}
+    sources = {path.resolve(): without_checks(nbformat.read(path, as_version=4)) for path in notebooks}
     if glossary:
         sources[GLOSSARY.resolve()] = glossary_notebook()
     pages = {path: ("glossary" if path == GLOSSARY.resolve() else path.stem) + ".html" for path in sources}

@@ -5,7 +5,7 @@
 
 Runs are regenerated, never edited by hand (data/golden_set/README.md, freeze rules);
 tests/test_golden_set.py checks the committed ones against a fresh regeneration.
-Notebook 18 reads the runs; the systems themselves are built with ragmetrics_lite.search.
+Notebook 18 reads the runs; the systems themselves are built with ragmetrics_lite.course.search.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import ragmetrics_lite as rml
-from ragmetrics_lite import search
+from ragmetrics_lite.course import search
 
 GOLDEN_SET = Path(__file__).resolve().parents[1] / "data" / "golden_set"
 RUNS = GOLDEN_SET / "runs"

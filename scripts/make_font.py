@@ -35,7 +35,7 @@ from fontTools.ttLib import TTFont, newTable
 SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 SOURCE_FACE = 2  # 0 JP, 1 KR, 2 SC, 3 TC, 4 HK in Debian's NotoSansCJK-Regular.ttc
 ROOT = Path(__file__).resolve().parents[1]
-TARGET = ROOT / "ragmetrics_lite" / "data" / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
+TARGET = ROOT / "ragmetrics_lite" / "course" / "fonts" / "RagMetricsNotoSansSC-Regular.ttf"
 FAMILY = "RagMetrics Noto Sans SC"
 POSTSCRIPT_NAME = "RagMetricsNotoSansSC-Regular"
 MAX_ERROR = 1.0  # font units (1/1000 em) allowed between a cubic curve and its quadratic copy

@@ -29,7 +29,7 @@ from make_font import set_family_name  # noqa: E402  (the sibling script)
 
 SOURCE = "/usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf"
 ROOT = Path(__file__).resolve().parents[1]
-TARGET = ROOT / "ragmetrics_lite" / "data" / "fonts" / "RagMetricsLatinModernMath-Regular.otf"
+TARGET = ROOT / "ragmetrics_lite" / "course" / "fonts" / "RagMetricsLatinModernMath-Regular.otf"
 FAMILY = "RagMetrics Latin Modern Math"
 POSTSCRIPT_NAME = "RagMetricsLatinModernMath-Regular"
 

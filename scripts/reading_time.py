@@ -1,21 +1,29 @@
 """How long each notebook takes to read, and the README's notebook table built from it.
 
-The house style (DEVELOPERS.md) gives every notebook a main path that reads in at most
-20 minutes, then an optional "Going further" section. Reading time, in minutes, is
+The house style gives every notebook a main path that reads in at most 28 minutes (the capstone,
+18, 55), then an optional "Going further" section. Reading time counts what a reader spends
+time on, in minutes:
 
-    English words / 200 + Chinese characters / 400 + non-blank code lines / 10
+    prose and code comments:   English words / 200 + Chinese characters / 400
+    code (non-comment lines):  non-blank characters / 300
+    outputs shown:             text at English words / 250 + Chinese characters / 500,
+                               an HTML table at <td> cells / 60, a picture 0.5
 
-counted over the markdown cells (``<details>`` blocks included) and the code cells (comments
-included); outputs are not counted. The main path is every cell before the first markdown
-heading that says "Going further"; the total is the whole notebook.
+Prose is every markdown cell (``<details>`` blocks included); a code line whose first non-blank
+character is ``#`` is a comment, every other line is code, counted by its characters so that
+packing statements into one line saves nothing. Outputs are the stored outputs of code cells: a
+stream or a plain-text result is read as text, a result with HTML counts its table cells (and
+nothing else), an image counts half a minute, an error nothing. The main path is every cell
+before the first markdown heading saying "Going further" (or "appendix", 深入, 附录); the total is
+the whole notebook. The counting is the project's notebook hygiene checker's (its ``minutes()``),
+and a test checks that the two agree.
 
     python scripts/reading_time.py            # print each notebook's minutes, rewrite the README table
     python scripts/reading_time.py --check    # exit 1 if the README table is stale (what the tests run)
 
 The table sits in README.md between the lines ``<!-- notebook-table:begin -->`` and
 ``<!-- notebook-table:end -->``; everything between them is generated, so edit this script (the
-``TEACHES`` and ``COMING`` lists), never the table. The counting rules are the same regular
-expressions as the project's notebook hygiene checker, so the two never disagree.
+``TEACHES`` and ``COMING`` lists), never the table.
 """
 from __future__ import annotations
 
@@ -27,18 +35,19 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
-BUDGET_MINUTES = 20
-# The capstone (issue 12) may run to 40 minutes: it strings the whole course together.
-CAPSTONE_BUDGET_MINUTES = 40
-BUDGETS = {"18": CAPSTONE_BUDGET_MINUTES}
+BUDGET_MINUTES = 28
+CAPSTONE_MINUTES = 55  # the capstone strings the whole course together
+BUDGETS = {"18": CAPSTONE_MINUTES}
 
 
 def budget_minutes(path: Path) -> int:
-    """The main-path budget of a notebook: 20 minutes, the capstone's 40."""
-    return BUDGETS.get(path.name[:2], BUDGET_MINUTES)
+    """The main-path budget of a notebook: 28 minutes, the capstone's 55."""
+    return BUDGETS.get(Path(path).name[:2], BUDGET_MINUTES)
 
-WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
-HANZI = re.compile(r"[\u4e00-\u9fff]")
+
+CHINESE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'\u2019.-]*")
+TABLE_CELL = re.compile(r"<td")
 GOING_FURTHER = re.compile(r"^#+\s.*(going further|appendix|深入|附录)", re.I | re.M)
 HEADING = re.compile(r"^#+\s+(.+?)\s*#*\s*$", re.M)
 NOTEBOOK_NAME = re.compile(r"^(\d{2})_[a-z0-9_]+\.ipynb$")
@@ -71,13 +80,25 @@ COMING: dict[str, str] = {}
 
 
 class Counts(NamedTuple):
-    words: int
-    hanzi: int
-    code_lines: int
+    words: int            # English words of prose and code comments
+    chinese: int          # Chinese characters of prose and code comments
+    code_characters: int  # non-blank characters of code lines (comments excluded)
+    output_words: int     # English words of text outputs
+    output_chinese: int   # Chinese characters of text outputs
+    table_cells: int      # <td> cells of HTML outputs
+    pictures: int         # image outputs
 
     @property
     def minutes(self) -> float:
-        return self.words / 200 + self.hanzi / 400 + self.code_lines / 10
+        return (self.words / 200 + self.chinese / 400 + self.code_characters / 300
+                + self.output_words / 250 + self.output_chinese / 500
+                + self.table_cells / 60 + self.pictures * 0.5)
+
+    def __add__(self, other: "Counts") -> "Counts":  # type: ignore[override]
+        return Counts(*(mine + theirs for mine, theirs in zip(self, other)))
+
+
+NOTHING = Counts(0, 0, 0, 0, 0, 0, 0)
 
 
 class ReadingTime(NamedTuple):
@@ -90,22 +111,63 @@ def source(cell: dict) -> str:
     return "".join(text) if isinstance(text, list) else text
 
 
+def _joined(text) -> str:
+    return "".join(text) if isinstance(text, list) else text
+
+
+def words_and_chinese(text: str) -> tuple[int, int]:
+    """English words (letter or digit runs, apostrophes, dots and hyphens inside) and Chinese characters.
+
+    >>> words_and_chinese("Recall@K isn't NDCG@10; 召回率 top-K")
+    (6, 3)
+    """
+    return len(WORD.findall(CHINESE.sub(" ", text))), len(CHINESE.findall(text))
+
+
+def count_output(output: dict) -> Counts:
+    """What one stored output asks a reader to read.
+
+    >>> count_output({"output_type": "stream", "name": "stdout", "text": "Recall@5 = 0.6667 召回\\n"})
+    Counts(words=0, chinese=0, code_characters=0, output_words=3, output_chinese=2, table_cells=0, pictures=0)
+    """
+    if output.get("output_type") == "stream":
+        words, chinese = words_and_chinese(_joined(output.get("text", "")))
+        return NOTHING._replace(output_words=words, output_chinese=chinese)
+    data = output.get("data", {})
+    if "image/png" in data or "image/svg+xml" in data:
+        return NOTHING._replace(pictures=1)
+    if "text/html" in data:
+        return NOTHING._replace(table_cells=len(TABLE_CELL.findall(_joined(data["text/html"]))))
+    if "text/plain" in data:
+        words, chinese = words_and_chinese(_joined(data["text/plain"]))
+        return NOTHING._replace(output_words=words, output_chinese=chinese)
+    return NOTHING
+
+
 def count(cells: list[dict]) -> Counts:
-    """Words and Chinese characters in markdown cells, non-blank lines in code cells.
+    """Prose and comments by words, code by characters, outputs by what they show.
 
     >>> count([{"cell_type": "markdown", "source": "Recall@K 召回率"},
-    ...        {"cell_type": "code", "source": ["k = 5\\n", "\\n", "# a comment\\n"]}])
-    Counts(words=2, hanzi=3, code_lines=2)
+    ...        {"cell_type": "code", "source": ["k = 5\\n", "\\n", "# a comment\\n"], "outputs": []}])
+    Counts(words=4, chinese=3, code_characters=3, output_words=0, output_chinese=0, table_cells=0, pictures=0)
     """
-    words = hanzi = code_lines = 0
+    total = NOTHING
     for cell in cells:
         text = source(cell)
         if cell.get("cell_type") == "markdown":
-            words += len(WORD.findall(text))
-            hanzi += len(HANZI.findall(text))
+            words, chinese = words_and_chinese(text)
+            total += NOTHING._replace(words=words, chinese=chinese)
         elif cell.get("cell_type") == "code":
-            code_lines += sum(1 for line in text.splitlines() if line.strip())
-    return Counts(words, hanzi, code_lines)
+            for line in text.splitlines():
+                stripped = line.strip()
+                if stripped.startswith("#"):
+                    words, chinese = words_and_chinese(stripped)
+                    total += NOTHING._replace(words=words, chinese=chinese)
+                else:
+                    total += NOTHING._replace(code_characters=len(re.sub(r"\s", "", stripped)))
+            for output in cell.get("outputs", []):
+                total += count_output(output)
+    return total
 
 
 def main_path(cells: list[dict]) -> list[dict]:
@@ -194,9 +256,11 @@ def main(argv: list[str] | None = None) -> int:
         time = reading_time(path)
         budget = budget_minutes(path)
         flag = f"  OVER the {budget}-minute budget" if time.main.minutes > budget else ""
-        words, hanzi, lines = time.main
-        print(f"{path.name}: main path {time.main.minutes:.1f} min ({words} words, {hanzi} Chinese "
-              f"characters, {lines} code lines), total {time.total.minutes:.1f} min{flag}")
+        main = time.main
+        print(f"{path.name}: main path {main.minutes:.1f} min (prose {main.words} words and {main.chinese} "
+              f"Chinese characters, code {main.code_characters} characters, outputs {main.output_words} words, "
+              f"{main.output_chinese} Chinese characters, {main.table_cells} table cells, {main.pictures} "
+              f"pictures), total {time.total.minutes:.1f} min{flag}")
     if updated != readme:
         args.readme.write_text(updated, encoding="utf-8")
         print(f"{args.readme.name}: notebook table updated")

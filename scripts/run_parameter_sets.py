@@ -1,4 +1,4 @@
-"""Run a notebook with the alternative inputs a learner would try, and list every cell that fails.
+"""Run a notebook with the alternative inputs a learner would try, and check each set's outcome.
 
 Each notebook keeps its example's inputs in one code cell tagged ``parameters`` (JSON types only:
 numbers, strings, booleans, lists, dicts with string keys). ``notebooks/parameter_sets/NN_name.json``
@@ -6,20 +6,30 @@ holds a few alternatives::
 
     {"notebook": "01_recall_at_k.ipynb",
      "sets": [{"name": "K = 3", "parameters": {"K": 3}},
-              {"name": "a relevant document moved past K", "parameters": {"retrieved": ["d2", "d1"]}}]}
+              {"name": "empty relevant set", "parameters": {"relevant": []},
+               "error": {"type": "ValueError", "message": "relevant"}}]}
 
 For each set, as papermill does, a new code cell assigning the set's values (``K = 3``) goes right
-after the ``parameters`` cell; the whole notebook then runs in a fresh kernel in its own folder with
-errors allowed, and every cell with an error output is reported by its cell id (papermill's own
-report counts cells after the injected one off by one). ``tests/test_parameter_sets.py`` runs every
-set of every file; notebook authors run one notebook by hand:
+after the ``parameters`` cell, and the notebook runs in a fresh kernel in its own folder.
+
+- A set without ``error`` passes when no cell errors. The whole notebook runs with errors allowed,
+  and every cell with an error output is reported by its cell id (papermill's own report counts
+  cells after the injected one off by one).
+- A set with ``"error": {"type": ..., "message": ...}`` is an input the notebook must refuse. It
+  passes when execution stops with an exception of that class name whose message contains the
+  phrase (case-sensitive), raised in a cell after the parameters cell, and no cell after the
+  parameters cell (the injected one excluded) showed any output before it: bad input stops before
+  any number is shown. The run stops at the first error.
+
+``tests/test_parameter_sets.py`` runs every set of every file; notebook authors run one notebook
+by hand:
 
     python scripts/run_parameter_sets.py notebooks/01_recall_at_k.ipynb          # every set in its file
     python scripts/run_parameter_sets.py notebooks/01_recall_at_k.ipynb "K = 3"  # one set (name or number)
     python scripts/run_parameter_sets.py /tmp/my_sets.json                       # a set file of your own
 
 The executed notebooks are written to the temporary folder (printed) so you can open them.
-The exit status is 1 when a cell errors or a set file is invalid.
+The exit status is 1 when a set fails or a set file is invalid.
 """
 from __future__ import annotations
 
@@ -32,6 +42,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import NamedTuple
 
 import nbformat
 
@@ -116,6 +127,34 @@ def _refuse_constant(name: str):
     raise ParameterSetError(f"{name} is not JSON (use a finite number)")
 
 
+SET_KEYS = {"name", "parameters", "error"}
+ERROR_KEYS = {"type", "message"}
+SET_SHAPE = ('{"name": "...", "parameters": {...}} with a name and at least one parameter, and optionally '
+             '"error": {"type": "ValueError", "message": "a phrase of the message"}')
+
+
+def _set_shape_problem(item) -> str:
+    """Why ``item`` is not a set (``""`` when it is one)."""
+    if not isinstance(item, dict) or not {"name", "parameters"} <= set(item) <= SET_KEYS:
+        unknown = sorted(set(item) - SET_KEYS) if isinstance(item, dict) else []
+        extra = f" (unknown key {', '.join(map(repr, unknown))})" if unknown else ""
+        return f"must be {SET_SHAPE}{extra}"
+    if not isinstance(item["name"], str) or not item["name"].strip():
+        return f"must be {SET_SHAPE}: the name is empty or not a string"
+    if not isinstance(item["parameters"], dict) or not item["parameters"]:
+        return f"must be {SET_SHAPE}: 'parameters' must be a non-empty object"
+    if "error" in item:
+        error = item["error"]
+        if not isinstance(error, dict) or set(error) != ERROR_KEYS:
+            return ("has an 'error' that must be {\"type\": \"ValueError\", \"message\": \"a phrase of the message\"} "
+                    "with exactly these two keys")
+        if not isinstance(error["type"], str) or not error["type"].isidentifier():
+            return f"has an error type {error['type']!r} that is not an exception class name such as 'ValueError'"
+        if not isinstance(error["message"], str) or not error["message"].strip():
+            return "has an error message that is empty or not a string: give a phrase the message must contain"
+    return ""
+
+
 def load_set_file(path: Path) -> dict:
     """The set file's JSON, its shape checked; raises ParameterSetError naming the problem."""
     try:
@@ -129,10 +168,9 @@ def load_set_file(path: Path) -> dict:
     if not isinstance(data["notebook"], str) or not isinstance(data["sets"], list) or not data["sets"]:
         raise ParameterSetError(f"{Path(path).name}: 'notebook' must be a file name and 'sets' a non-empty list")
     for i, item in enumerate(data["sets"], 1):
-        if (not isinstance(item, dict) or set(item) != {"name", "parameters"} or not isinstance(item["name"], str)
-                or not item["name"].strip() or not isinstance(item["parameters"], dict) or not item["parameters"]):
-            raise ParameterSetError(f"{Path(path).name}: set {i} must be {{\"name\": \"...\", \"parameters\": {{...}}}} "
-                                    "with a name and at least one parameter")
+        problem = _set_shape_problem(item)
+        if problem:
+            raise ParameterSetError(f"{Path(path).name}: set {i} {problem}")
     return data
 
 
@@ -212,17 +250,44 @@ def retry_kernel_start(run, attempts: int = 2):
                 raise
 
 
-def execute(notebook, folder: Path, timeout: int = 300):
-    """Run every cell in a fresh kernel started in ``folder``, going on after errors."""
+def run_cells(client, notebook, stop_at_error: bool = False) -> None:
+    """Execute the cells of ``notebook`` in order on ``client``'s running kernel, going on after errors
+    unless ``stop_at_error``: then the cells after the first error are not run and keep no output."""
+    for index, cell in enumerate(notebook.cells):
+        client.execute_cell(cell, index)
+        if stop_at_error and _has_error(cell):
+            for later in notebook.cells[index + 1:]:
+                if later.cell_type == "code":
+                    later.outputs = []
+                    later.execution_count = None
+            return
+
+
+def _has_error(cell) -> bool:
+    return any(output.get("output_type") == "error" for output in cell.get("outputs", []))
+
+
+def execute(notebook, folder: Path, timeout: int = 300, stop_at_error: bool = False):
+    """Run the cells in a fresh kernel started in ``folder``: every cell, going on after errors, or
+    up to the first error when ``stop_at_error``."""
     from nbclient import NotebookClient
 
-    retry_kernel_start(lambda: NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True,
-                                              resources={"metadata": {"path": str(folder)}}).execute())
+    def run() -> None:
+        client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True,
+                                resources={"metadata": {"path": str(folder)}})
+        if not stop_at_error:
+            client.execute()
+            return
+        with client.setup_kernel():
+            run_cells(client, notebook, stop_at_error=True)
+
+    retry_kernel_start(run)
     return notebook
 
 
 def cell_errors(notebook) -> list[dict]:
-    """One entry per code cell with an error output: its id, its number among code cells, the error."""
+    """One entry per code cell with an error output: its id, its number among code cells, the error
+    (``"Type: message"``, and the two apart), the line that raised and the cell's first line."""
     found = []
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     for number, cell in enumerate(code_cells, 1):
@@ -232,23 +297,106 @@ def cell_errors(notebook) -> list[dict]:
                 failing = [line.strip() for line in traceback.splitlines() if ARROW.match(line)]
                 found.append({"cell_id": cell.get("id", f"code cell {number}"), "code_cell": number,
                               "error": f"{output.get('ename')}: {output.get('evalue')}",
+                              "type": output.get("ename"), "message": output.get("evalue"),
                               "line": failing[0] if failing else "",  # the line in the cell
                               "source": source(cell).strip().splitlines()[:1]})
     return found
 
 
-def run_set(notebook_path: Path, parameters: dict, save_to: Path | None = None) -> list[dict]:
-    """Inject ``parameters`` into the notebook, execute it in its folder, return ``cell_errors``."""
+class SetRun(NamedTuple):
+    """What running one set showed, enough to judge it against what the set expects (``verdict``)."""
+    errors: list[dict]              # ``cell_errors``: every cell with an error output, in order
+    shown_before_error: list[dict]  # cells after the injected one that showed output before the first error
+    injected_code_cell: int         # the injected cell's number among code cells (0: none)
+
+
+def _first_line(output) -> str:
+    if output.get("output_type") == "stream":
+        text = output.get("text", "")
+    else:
+        data = output.get("data", {})
+        if "image/png" in data or "image/svg+xml" in data:
+            return "(a picture)"
+        if "text/html" in data and "<td" in source({"source": data["text/html"]}):
+            return "(a table)"
+        text = data.get("text/plain", "")
+    lines = [line for line in source({"source": text}).splitlines() if line.strip()]
+    return lines[0].strip() if lines else "(blank output)"
+
+
+def outcome(notebook) -> SetRun:
+    """The ``SetRun`` of an executed notebook holding an injected parameters cell."""
+    errors = cell_errors(notebook)
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    injected = next((n for n, cell in enumerate(code_cells, 1) if cell.get("id") == INJECTED_ID), 0)
+    shown = []
+    if errors:
+        for number, cell in enumerate(code_cells[:errors[0]["code_cell"]], 1):
+            before = []
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "error":
+                    break
+                before.append(output)
+            if number > injected and before:
+                shown.append({"cell_id": cell.get("id", f"code cell {number}"), "code_cell": number,
+                              "output": _first_line(before[0])})
+    return SetRun(errors, shown, injected)
+
+
+def _where(entry: dict) -> str:
+    start = f", starts {entry['source'][0]!r}" if entry.get("source") else ""
+    return f"cell {entry['cell_id']} (code cell {entry['code_cell']}{start})"
+
+
+def verdict(item: dict, run: SetRun) -> list[str]:
+    """Why the run of the set ``item`` fails what the set expects; ``[]`` when it passes.
+
+    Without ``error``: each cell with an error output. With ``error``: the first error must be of
+    that class name, hold the phrase, come after the parameters cell, and follow no output.
+
+    >>> error = {"cell_id": "check", "code_cell": 3, "type": "ValueError", "message": "relevant is empty",
+    ...          "error": "ValueError: relevant is empty", "source": ["rml.on_notes_example(...)"], "line": ""}
+    >>> expects = {"parameters": {"relevant": []}, "error": {"type": "ValueError", "message": "relevant"}}
+    >>> verdict(expects, SetRun([error], [], injected_code_cell=2))
+    []
+    >>> verdict({"parameters": {"K": 3}}, SetRun([error], [], 2))
+    ["cell check (code cell 3, starts 'rml.on_notes_example(...)'): ValueError: relevant is empty"]
+    >>> verdict(expects, SetRun([], [], 2))
+    ["expected ValueError with 'relevant' in its message, but no cell raised an error"]
+    """
+    expected = item.get("error")
+    if expected is None:
+        return [f"{_where(e)}: {e['error']}" + (f"\n      at {e['line']}" if e["line"] else "") for e in run.errors]
+    wanted = f"{expected['type']} with {expected['message']!r} in its message"
+    if not run.errors:
+        return [f"expected {wanted}, but no cell raised an error"]
+    first = run.errors[0]
+    if first["code_cell"] <= run.injected_code_cell:
+        return [f"expected {wanted} after the parameters cell, but {_where(first)} raised {first['error']} "
+                "before the parameters took effect"]
+    problems = []
+    if first["type"] != expected["type"]:
+        problems.append(f"expected {wanted}, but {_where(first)} raised {first['error']}")
+    elif expected["message"] not in (first["message"] or ""):
+        problems.append(f"expected {wanted}, but the message of {_where(first)} is: {first['error']}")
+    problems += [f"cell {s['cell_id']} (code cell {s['code_cell']}) showed output before the error: {s['output']!r}"
+                 for s in run.shown_before_error]
+    return problems
+
+
+def run_set(notebook_path: Path, item: dict, save_to: Path | None = None) -> SetRun:
+    """Inject the set ``item``'s parameters into the notebook and execute it in its folder, in a fresh
+    kernel: every cell, or up to the first error when the set expects one (``item["error"]``)."""
     notebook_path = Path(notebook_path)
-    notebook = inject(nbformat.read(notebook_path, as_version=4), parameters)
-    execute(notebook, notebook_path.parent)
+    notebook = inject(nbformat.read(notebook_path, as_version=4), item["parameters"])
+    execute(notebook, notebook_path.parent, stop_at_error="error" in item)
     if save_to is not None:
         nbformat.write(notebook, save_to)
-    return cell_errors(notebook)
+    return outcome(notebook)
 
 
-def run_sets(notebook_path: Path, parameter_sets: list[dict], timeout: int = 300) -> list[list[dict]]:
-    """``run_set`` for several sets of one notebook in ONE kernel: ``cell_errors`` for each set.
+def run_sets(notebook_path: Path, sets: list[dict], timeout: int = 300) -> list[SetRun]:
+    """``run_set`` for several sets (items of a set file) of one notebook in ONE kernel.
 
     Between sets the kernel's namespace is emptied (as ``%reset -f`` does) and every figure closed,
     so each set starts from nothing but the imported modules, which stay loaded: starting a kernel
@@ -256,7 +404,7 @@ def run_sets(notebook_path: Path, parameter_sets: list[dict], timeout: int = 300
     (through ``run_notebooks``); ``run_set`` (a fresh kernel per set) stays the reference and is
     what the command line runs.
     """
-    return run_notebooks([(notebook_path, parameter_sets)], timeout)[0]
+    return run_notebooks([(notebook_path, sets)], timeout)[0]
 
 
 # Run in the kernel before every set of ``run_notebooks``. (1) Close every figure and empty the
@@ -293,14 +441,15 @@ _between_sets()
 """
 
 
-def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> list[list[list[dict]]]:
+def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> list[list[SetRun]]:
     """``run_sets`` for several notebooks of one folder, one after another in ONE kernel.
 
-    ``jobs`` is ``[(notebook path, [parameters, ...]), ...]``; the result holds, for each job, the
-    ``cell_errors`` of each of its sets. The namespace is emptied and the figures closed before every
-    set, as in ``run_sets``, so a notebook sees no name another one left; the modules stay imported.
-    Figures are laid out but neither painted nor saved as PNG (``BETWEEN_SETS``): a drawing error
-    is still the cell's error.
+    ``jobs`` is ``[(notebook path, [set, ...]), ...]``, each set an item of a set file
+    (``{"parameters": {...}}``, optionally with ``"error"``); the result holds, for each job, the
+    ``SetRun`` of each of its sets. A set that expects an error stops at the first error. The namespace
+    is emptied and the figures closed before every set, as in ``run_sets``, so a notebook sees no name
+    another one left; the modules stay imported. Figures are laid out but neither painted nor saved as
+    PNG (``BETWEEN_SETS``): a drawing error is still the cell's error.
     """
     from nbclient import NotebookClient
 
@@ -315,17 +464,16 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
                                 resources={"metadata": {"path": str(folder)}})
         results = []
         with client.setup_kernel():
-            for notebook_path, parameter_sets in jobs:
+            for notebook_path, sets in jobs:
                 original = nbformat.read(Path(notebook_path), as_version=4)
                 results.append([])
-                for parameters in parameter_sets:
+                for item in sets:
                     client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
                     client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
-                    notebook = inject(original, parameters)
+                    notebook = inject(original, item["parameters"])
                     client.nb = notebook
-                    for index, cell in enumerate(notebook.cells):
-                        client.execute_cell(cell, index)
-                    results[-1].append(cell_errors(notebook))
+                    run_cells(client, notebook, stop_at_error="error" in item)
+                    results[-1].append(outcome(notebook))
         return results
 
     return retry_kernel_start(run_all)
@@ -335,8 +483,7 @@ def describe(errors: list[dict]) -> str:
     """One line per failing cell (id, number, first line, error), then the failing line if known."""
     lines = []
     for e in errors:
-        start = f", starts {e['source'][0]!r}" if e["source"] else ""
-        lines.append(f"  cell {e['cell_id']} (code cell {e['code_cell']}{start}): {e['error']}")
+        lines.append(f"  {_where(e)}: {e['error']}")
         if e["line"]:
             lines.append(f"      at {e['line']}")
     return "\n".join(lines)
@@ -378,12 +525,21 @@ def main(argv: list[str] | None = None) -> int:
     for item in sets:
         slug = re.sub(r"[^A-Za-z0-9]+", "_", item["name"]).strip("_") or "set"
         saved = args.out / f"{Path(data['notebook']).stem}__{slug}.ipynb"
-        errors = run_set(args.notebooks / data["notebook"], item["parameters"], save_to=saved)
-        print(f"{data['notebook']} with {item['name']!r} {item['parameters']}: "
-              f"{len(errors)} cell(s) with an error (executed copy: {saved})")
-        if errors:
-            print(describe(errors))
-            failed += 1
+        run = run_set(args.notebooks / data["notebook"], item, save_to=saved)
+        problems = verdict(item, run)
+        heading = f"{data['notebook']} with {item['name']!r} {item['parameters']}"
+        if "error" in item:
+            expected = item["error"]
+            result = "FAILS" if problems else f"stops as expected: {run.errors[0]['error']} in {_where(run.errors[0])}"
+            print(f"{heading}: expects {expected['type']} with {expected['message']!r}; {result} "
+                  f"(executed copy: {saved})")
+            if problems:
+                print("\n".join(f"  {problem}" for problem in problems))
+        else:
+            print(f"{heading}: {len(run.errors)} cell(s) with an error (executed copy: {saved})")
+            if run.errors:
+                print(describe(run.errors))
+        failed += bool(problems)
     return 1 if failed else 0
 
 

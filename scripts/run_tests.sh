@@ -67,5 +67,8 @@ ensure_browser() {
 if [ "$with_browser" = 1 ]; then
   ensure_browser
 fi
+say "Running the tests: a few minutes on two cores (each dot is a passed test; notebooks run cell by cell)."
+# -u: unbuffered, so each dot shows as its test finishes even when the output goes to a pipe or a
+# CI log (block-buffered otherwise: minutes without a line).
 # ${a[@]+"${a[@]}"}: "${a[@]}" that also works for an empty array under set -u in old bash.
-exec "$VENV_BIN/python" -m pytest ${parallel[@]+"${parallel[@]}"} ${pytest_args[@]+"${pytest_args[@]}"}
+exec "$VENV_BIN/python" -u -m pytest ${parallel[@]+"${parallel[@]}"} ${pytest_args[@]+"${pytest_args[@]}"}

@@ -1,25 +1,25 @@
-"""The checker's mechanics (ragmetrics_lite.exercises._checker), on small exercises made up here.
+"""The checker's mechanics (ragmetrics_lite.course.exercises._checker), on small exercises made up here.
 
 What a message looks like, which case it shows, when a diagnosis is given,
-how the placeholder is recognised, and the three kinds of exercise.
+how the placeholder is recognised, and the two kinds of exercise.
 """
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 import pytest
 
-from ragmetrics_lite.exercises import (
+from ragmetrics_lite.course.exercises import (
     CheckResult,
     ChoiceExercise,
     FunctionExercise,
     Mistake,
     Question,
-    ValueExercise,
     ____,
 )
-from ragmetrics_lite.exercises._checker import same, show
+from ragmetrics_lite.course.exercises._checker import same, show
 
 
 def reciprocal(x):
@@ -210,7 +210,14 @@ def test_printed_values_are_deterministic():
 
 def test_solution_answer_is_the_printed_function():
     printed = q_reciprocal.solution_answer()
-    assert printed.__name__ == "reciprocal" and printed is not reciprocal and printed(4) == 0.25
+    assert printed.__name__ == "solution" and printed is not reciprocal and printed(4) == 0.25
+
+
+def test_the_printed_solution_is_the_reference_function_named_solution(capsys):
+    q_reciprocal.solution()
+    printed = capsys.readouterr().out
+    assert printed.startswith("def solution(x):\n") and "reciprocal" not in printed
+    assert printed.splitlines()[1:] == inspect.getsource(reciprocal).splitlines()[1:]
 
 
 # ------------------------------------------------------------------ hints
@@ -225,39 +232,6 @@ def test_hint_levels(capsys):
         "There are 2 hints: call hint() or hint(level) with a level from 1 to 2, not 3.",
         "There are 2 hints: call hint() or hint(level) with a level from 1 to 2, not '2'.",
     ]
-
-
-# ------------------------------------------------------------------ value exercises
-q_ap = ValueExercise(
-    "q_ap",
-    "AP of R N N R N N R with three relevant documents?",
-    expected=(1 / 1 + 2 / 4 + 3 / 7) / 3,
-    hints=("Which ranks count?", "Precision at each R, averaged over the three."),
-    solution="answer = (1/1 + 2/4 + 3/7) / 3",
-    mistakes={3 / 7: "this is Precision@7"},
-    notebook="05_map",
-)
-
-
-def test_value_exercise():
-    assert [q_ap.evaluate(v).status for v in (0.643, 0.642, 9 / 14)] == ["correct"] * 3
-    for wrong in (0.64, "0.643", True, float("nan"), [0.643]):
-        assert q_ap.evaluate(wrong).status == "incorrect", wrong
-    message = q_ap.evaluate(0.429).message
-    assert "Diagnosis: this is Precision@7." in message and "0.642" not in message, "no right value given away"
-    assert q_ap.evaluate(____).status == "not attempted"
-    assert q_ap.notebook == "notebooks/05_map.ipynb" and q_ap.notebook in q_ap.__doc__
-    assert q_ap.evaluate(q_ap.solution_answer()).status == "correct"
-    assert q_ap.known_mistakes() == [(3 / 7, "this is Precision@7")]
-
-
-def test_value_exercise_with_several_numbers():
-    q_prf = ValueExercise("q_prf", "P, R and F1?", expected=(5 / 12, 0.5, 5 / 11), hints=("h", "r"),
-                          solution="answer = (5 / 12, 0.5, 5 / 11)")
-    assert q_prf.evaluate((0.417, 0.5, 0.455)).status == "correct"
-    assert q_prf.evaluate((0.417, 0.5)).status == "incorrect"
-    assert q_prf.evaluate((0.417, 0.5, ____)).status == "not attempted"
-    assert q_prf.describe_answer() == "3 numbers worked out by hand"
 
 
 # ------------------------------------------------------------------ choice exercises

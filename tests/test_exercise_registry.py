@@ -1,7 +1,7 @@
 """Every registered exercise, whatever its kind, tested the same way.
 
-The tests are parametrised over ``ragmetrics_lite.exercises.REGISTRY``, which
-discovery fills from the ``qNN_*.py`` files: a new exercise is covered the
+The tests are parametrised over ``ragmetrics_lite.course.exercises.REGISTRY``,
+which discovery fills from the ``qNN_*.py`` files: a new exercise is covered the
 moment its file exists. Discovery itself is tested on throwaway packages.
 """
 from __future__ import annotations
@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 import ragmetrics_lite
-from ragmetrics_lite import exercises
-from ragmetrics_lite.exercises import REGISTRY, ChoiceExercise, FunctionExercise, ValueExercise, ____
-from ragmetrics_lite.exercises._registry import RegistryError, discover
-from tests.helpers import exercise_module, run_with_blocked, stdout_under_hash_seeds
+from ragmetrics_lite.course import exercises
+from ragmetrics_lite.course.exercises import REGISTRY, ChoiceExercise, FunctionExercise, ____
+from ragmetrics_lite.course.exercises._registry import RegistryError, discover
+from tests.helpers import run_with_blocked, stdout_under_hash_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = list(REGISTRY)
@@ -70,10 +70,12 @@ def test_the_reference_solution_passes(name):
     exercise = REGISTRY[name]
     result = exercise.evaluate(exercise.reference_answer)
     assert result.status == "correct" and result.message.startswith("Correct"), result.message
+    module = getattr(exercises, name)
+    assert module.check == exercise.check and module.hint == exercise.hint
+    assert module.solution == exercise.solution
     if isinstance(exercise, FunctionExercise):
-        module = exercise_module(exercise)
-        assert module.solution is exercise.reference_answer and module.solution.__name__ == "solution"
-        assert not hasattr(ragmetrics_lite, "solution")
+        assert module.reference_solution is exercise.reference_answer
+    assert not hasattr(ragmetrics_lite, "solution")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -175,8 +177,9 @@ def test_no_stored_output_shows_the_solution(name):
     exercise = REGISTRY[name]
     if not (ROOT / exercise.notebook).is_file():
         pytest.skip(f"{exercise.notebook} does not exist (the notebook test fails for it)")
-    code = [line for line in exercise.solution_text().splitlines() if line and not line.startswith(("import ", "from "))]
-    assert code[0].startswith(("def solution(", "answer = ", "answers = "))
+    lines = exercise.solution_text().splitlines()
+    code = [line for line in lines if line and not line.startswith(("import ", "from "))]
+    assert code[0].startswith(("def solution(", "answers = "))
     assert not any(code[0] in text for text in _stored_outputs(exercise.notebook))
 
 
@@ -214,7 +217,7 @@ def test_check_output_does_not_depend_on_hash_seed():
     it): check prints ``evaluate(answer).message``, and the known mistakes' results are shared with
     the test above."""
     code = """
-        from ragmetrics_lite.exercises import REGISTRY
+        from ragmetrics_lite.course.exercises import REGISTRY
         for exercise in REGISTRY.values():
             exercise.check(exercise.reference_answer)
             for answer, _ in exercise.known_mistakes():
@@ -232,7 +235,7 @@ def test_check_output_does_not_depend_on_hash_seed():
 def test_every_solution_passes_with_the_reference_libraries_blocked():
     out = run_with_blocked(
         """
-        from ragmetrics_lite.exercises import REGISTRY
+        from ragmetrics_lite.course.exercises import REGISTRY
         for exercise in REGISTRY.values():
             print(exercise.evaluate(exercise.solution_answer()).status)
         """
@@ -243,11 +246,11 @@ def test_every_solution_passes_with_the_reference_libraries_blocked():
 @pytest.mark.parametrize("name", NAMES)
 def test_docstrings_and_exports_name_the_exercise_and_its_notebook(name):
     exercise = REGISTRY[name]
-    module = exercise_module(exercise)
+    module = getattr(exercises, name)
     assert exercise.prompt and exercise.__doc__ == f"{exercise.prompt}\n\nNotebook: {exercise.notebook}"
     assert exercise.notebook in module.__doc__ and ">>> " in module.__doc__
     assert repr(exercise) == f"<{type(exercise).__name__} {name}>"
-    assert name in exercises.__all__ and getattr(exercises, name) is exercise
+    assert name in exercises.__all__ and module.__name__ == f"{exercises.__name__}.{name}"
     row = f"``{name}``  "
     assert any(line.startswith(row) and exercise.notebook in line for line in exercises.__doc__.splitlines())
     assert len(inspect.getsource(module).splitlines()) <= 155, "an exercise module stays short (about 150 lines)"
@@ -274,22 +277,52 @@ def test_random_cases_are_seeded_and_varied(name):
 
 
 # ------------------------------------------------------------------ discovery
-def test_importing_a_submodule_by_name_gives_the_exercise():
-    # the trap of re-exporting under the module's name, pinned: the attribute is the exercise
-    import ragmetrics_lite.exercises.q01_recall as bound
+def test_an_exercise_module_is_a_module_that_exposes_its_exercise(capsys):
+    import ragmetrics_lite.course.exercises.q01_recall as module
+    from ragmetrics_lite.course.exercises import q01_recall
 
-    assert bound is exercises.q01_recall and isinstance(bound, FunctionExercise)
-    module = importlib.import_module("ragmetrics_lite.exercises.q01_recall")
-    assert module is sys.modules["ragmetrics_lite.exercises.q01_recall"] and module.q01_recall is bound
-    from ragmetrics_lite.exercises.q01_recall import solution
+    assert q01_recall is module and inspect.ismodule(module)
+    assert module is sys.modules["ragmetrics_lite.course.exercises.q01_recall"]
+    exercise = REGISTRY["q01_recall"]
+    assert module.q01_recall is exercise
+    module.hint(2)
+    module.solution()
+    exercise.hint(2)
+    exercise.solution()
+    first, second = capsys.readouterr().out.split("Hint 2 of 2")[1:]
+    assert first == second and "def solution(relevant, retrieved, k):" in first
 
-    assert solution is bound.reference_answer
+
+def test_the_registry_is_read_only():
+    with pytest.raises(TypeError):
+        REGISTRY["q99_new"] = REGISTRY["q01_recall"]
+
+
+def test_the_old_import_path_gives_the_same_objects():
+    from ragmetrics_lite.exercises import ____ as old_placeholder
+    from ragmetrics_lite.exercises import q01_recall
+
+    assert old_placeholder is ____ and q01_recall is exercises.q01_recall
+    for name in [*REGISTRY, "_checker", "_cases"]:
+        old = importlib.import_module(f"ragmetrics_lite.exercises.{name}")
+        assert old is importlib.import_module(f"ragmetrics_lite.course.exercises.{name}")
 
 
 _GOOD = """
-from ragmetrics_lite.exercises import ValueExercise
-{var} = ValueExercise("{name}", "How much?", expected=0.5, hints=("h", "r"), solution="answer = 0.5")
+from ragmetrics_lite.course.exercises import FunctionExercise
+
+
+def reference_solution(x):
+    return x
+
+
+{var} = FunctionExercise("{name}", "Return x.", reference=reference_solution, argnames=("x",),
+                         edge_cases=[(1,)], hints=("h", "r"), solution=reference_solution)
+check = {var}.check
+hint = {var}.hint
+solution = {var}.solution
 """
+_HALF = _GOOD.format(var="q42_half", name="q42_half")
 
 
 @pytest.fixture
@@ -319,7 +352,7 @@ def test_discovery_registers_a_new_exercise_file(make_package):
         "helpers.py": "x = 1\n",
     })
     found = discover(package)
-    assert list(found) == ["q42_half"] and isinstance(found["q42_half"], ValueExercise)
+    assert list(found) == ["q42_half"] and isinstance(found["q42_half"], FunctionExercise)
 
 
 @pytest.mark.parametrize(
@@ -336,9 +369,12 @@ def test_discovery_registers_a_new_exercise_file(make_package):
         ({"q42_half.py": _GOOD.format(var="q42_half", name="q42_other")}, "its exercise is 'q42_other'"),
         ({"q42_half.py": _GOOD.format(var="q42_other", name="q42_half")}, "bound to 'q42_other'"),
         ({"q42_Half.py": _GOOD.format(var="q42_Half", name="q42_Half")}, "name an exercise module qNN_<topic>"),
+        ({"q42_half.py": _HALF.replace("solution = q42_half.solution", "")},
+         "does not expose solution: end the module with solution = q42_half.solution"),
+        ({"q42_half.py": _HALF.replace("check = q42_half.check", "check = print")}, "does not expose check"),
     ],
     ids=["no import", "syntax error", "no exercise", "two exercises", "name differs", "variable differs",
-         "file name"],
+         "file name", "no solution", "another check"],
 )
 def test_discovery_rejects_a_malformed_exercise_module(make_package, files, complaint):
     package = make_package(files)

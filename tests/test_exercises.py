@@ -2,8 +2,8 @@
 
 What every exercise must do is tested once, over the registry, in
 test_exercise_registry.py. Here: wrong answers written as a learner writes them
-(the source notes' slips among them) earn the right diagnosis, the three
-messages that once misled are pinned, the expected values are the helper's,
+(the source notes' slips among them) earn the right diagnosis, three messages
+are pinned word for word, the expected values are the helper's,
 and the cases reach the edges of these metrics.
 """
 from __future__ import annotations
@@ -13,18 +13,17 @@ import math
 import pytest
 
 import ragmetrics_lite
-import ragmetrics_lite.retrieval as helper_metrics
-from ragmetrics_lite.exercises import (
-    q01_recall,
-    q02_hit_rate,
-    q03_precision,
-    q03_r_precision,
-    q04_mrr,
-    q05_average_precision,
-    q06_dcg,
-    q07_ndcg,
-)
+from ragmetrics_lite.course.exercises import REGISTRY
 from tests.helpers import assert_wrong_answer_diagnosed, disagrees, wrong_answer, wrong_answers
+
+q01_recall = REGISTRY["q01_recall"]
+q02_hit_rate = REGISTRY["q02_hit_rate"]
+q03_precision = REGISTRY["q03_precision"]
+q03_r_precision = REGISTRY["q03_r_precision"]
+q04_mrr = REGISTRY["q04_mrr"]
+q05_average_precision = REGISTRY["q05_average_precision"]
+q06_dcg = REGISTRY["q06_dcg"]
+q07_ndcg = REGISTRY["q07_ndcg"]
 
 
 # ------------------------------------------------------------------ wrong answers, as a learner writes them
@@ -296,7 +295,7 @@ def test_the_helper_itself_is_a_correct_answer_where_signatures_match():
     ],
 )
 def test_expected_values_come_from_the_helper(exercise, helper_name, monkeypatch):
-    monkeypatch.setattr(helper_metrics, helper_name, lambda *args, **kwargs: 0.125)
+    monkeypatch.setattr(ragmetrics_lite, helper_name, lambda *args, **kwargs: 0.125)
     assert all(exercise.expected(case) == 0.125 for case in exercise.cases()[:20])
 
 

@@ -14,14 +14,20 @@ from collections import Counter
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite.exercises import ____, q08_bleu, q09_rouge_n, q10_lcs, q11_meteor_chunks
-from ragmetrics_lite.exercises._cases import (
+from ragmetrics_lite.course.exercises import REGISTRY, ____
+from ragmetrics_lite.course.exercises._cases import (
     EIFFEL_CANDIDATE,
     EIFFEL_REFERENCE,
     SUMMARY_CANDIDATE,
     SUMMARY_REFERENCE,
 )
-from tests.helpers import assert_wrong_answer_diagnosed, exercise_module, wrong_answer, wrong_answers
+from ragmetrics_lite.course.exercises.q09_rouge_n import reference_solution as rouge_n_solution
+from tests.helpers import assert_wrong_answer_diagnosed, wrong_answer, wrong_answers
+
+q08_bleu = REGISTRY["q08_bleu"]
+q09_rouge_n = REGISTRY["q09_rouge_n"]
+q10_lcs = REGISTRY["q10_lcs"]
+q11_meteor_chunks = REGISTRY["q11_meteor_chunks"]
 
 
 # ------------------------------------------------------------------ wrong answers, as a learner writes them
@@ -267,10 +273,8 @@ def test_the_source_notes_bleu_slip_is_reproduced_on_the_eiffel_pair():
 
 def test_the_source_notes_rouge_1_slip_is_caught():
     # the notes' overlap list leaves out 的 (twice in the candidate, once in the reference): 6/10, not 7/10
-    solution = exercise_module(q09_rouge_n).solution
-
     def rouge_1_of_the_notes(candidate, reference, n):
-        value = solution(candidate, reference, n)
+        value = rouge_n_solution(candidate, reference, n)
         return 0.6 if (candidate, reference, n) == (SUMMARY_CANDIDATE, SUMMARY_REFERENCE, 1) else value
 
     message = q09_rouge_n.evaluate(rouge_1_of_the_notes).message
@@ -311,16 +315,16 @@ def test_the_helper_itself_is_a_correct_answer():
 
 
 @pytest.mark.parametrize(
-    "exercise, module, attribute, fake",
+    "exercise, attribute, fake",
     [
-        (q08_bleu, "bleu_score", "bleu", lambda *a, **k: 0.125),
-        (q09_rouge_n, "rouge", "rouge_n", lambda *a, **k: rml.Score(0.5, 0.125, 0.2)),
-        (q10_lcs, "rouge", "lcs", lambda *a, **k: rml.LCS(125, [], None, [], [])),
-        (q11_meteor_chunks, "meteor_score", "count_chunks", lambda *a, **k: 125),
+        (q08_bleu, "bleu", lambda *a, **k: 0.125),
+        (q09_rouge_n, "rouge_n", lambda *a, **k: rml.Score(0.5, 0.125, 0.2)),
+        (q10_lcs, "lcs", lambda *a, **k: rml.LCS(125, [], None, [], [])),
+        (q11_meteor_chunks, "count_chunks", lambda *a, **k: 125),
     ],
 )
-def test_expected_values_come_from_the_helper(exercise, module, attribute, fake, monkeypatch):
-    monkeypatch.setattr(getattr(rml, module), attribute, fake)
+def test_expected_values_come_from_the_helper(exercise, attribute, fake, monkeypatch):
+    monkeypatch.setattr(rml, attribute, fake)
     assert {exercise.expected(case) for case in exercise.cases()[:30]} <= {0.125, 125}
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from ragmetrics_lite.plotting import FONT_PATH
+from ragmetrics_lite.course.plotting import FONT_PATH
 from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +31,7 @@ def cmap() -> dict[int, str]:
 def test_the_scan_reads_notebooks_docs_and_helper():
     files = [path.relative_to(ROOT).as_posix() for path in make_font.suite_text_files()]
     for expected in ("README.md", "docs/glossary.md", "notebooks/00_rag_evaluation_map.ipynb",
-                     "ragmetrics_lite/plotting.py"):
+                     "ragmetrics_lite/course/plotting.py"):
         assert expected in files
     assert not [f for f in files if f.startswith((".venv/", "jupyter_config/"))]
     found = make_font.suite_cjk_characters()

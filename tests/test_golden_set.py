@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite import search
+from ragmetrics_lite.course import search
 
 from .helpers import load_script
 

@@ -337,3 +337,20 @@ def test_a_handout_in_chromium_with_the_network_off(exported, browser):
     assert page.evaluate("document.querySelector('details').open")
     page.locator("details").first.screenshot(path=str(ARTIFACTS / "handout_04_mrr_card_opened.png"))
     page.close()
+
+
+def test_the_checks_cell_and_its_heading_stay_out_of_the_handout(tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("# 98 · Tiny · 小\n\nThe lesson."),
+                      nbformat.v4.new_code_cell("print('lesson output')"),
+                      nbformat.v4.new_markdown_cell("## Checks that keep this notebook's sentences true\n\n"
+                                                    "They guard the prose above."),
+                      nbformat.v4.new_code_cell("assert 'guard' == 'guard'", metadata={"tags": ["checks"]})]
+    path = tmp_path / "98_tiny.ipynb"
+    nbformat.write(notebook, path)
+    page = parse(handouts.export([path], tmp_path / "out", glossary=False)[0]["page"])
+    text = "".join(page.itertext())
+    assert "The lesson." in text
+    assert "print" in text
+    assert "Checks that keep" not in text
+    assert "assert" not in text

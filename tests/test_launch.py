@@ -131,7 +131,8 @@ def test_install_once_skip_when_unchanged_update_when_changed(tmp_path):
 
     first = ensure_venv(repository, python_dir)
     assert first.returncode == 0, first.stderr
-    assert first.stderr.startswith("First run: installing")
+    assert first.stderr.startswith("Making the virtual environment .venv with python3")
+    assert first.stderr.splitlines()[1].startswith("First run: installing")
     assert "minutes" in first.stderr and "Installed; .venv is ready." in first.stderr
     stamp = (repository / ".venv" / ".requirements-stamp").read_text()
     assert stamp.splitlines()[0].startswith("sha256 ")
@@ -252,3 +253,16 @@ def test_importing_nbformat_builds_no_grammar():
     code = "import sys, nbformat; print(sorted(set(sys.modules) & {'lark', 'rfc3987_syntax'}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
+
+
+def test_a_silent_step_says_it_is_still_working_and_keeps_its_exit_status(tmp_path):
+    """with_heartbeat: pip prints nothing while it installs; the launcher speaks up instead."""
+    repository = make_repository(tmp_path / "repo")
+    slow = "with_heartbeat Installing bash -c 'echo started; sleep 2.5; echo done; exit 3'"
+    result = run(repository, f"set -euo pipefail; source scripts/_venv.sh; {slow} || echo \"status $?\"",
+                 HEARTBEAT="1")
+    lines = result.stderr.splitlines()
+    assert lines[0] == "started"
+    assert lines[-1] == "done"
+    assert any(line.startswith("Installing: still working (") for line in lines[1:-1]), lines
+    assert result.stdout == "status 3\n"

@@ -1,13 +1,18 @@
-"""Notebooks survive a learner's edits: each committed alternative parameter set runs without error.
+"""Notebooks survive a learner's edits: each committed alternative parameter set runs without error,
+or, where the set names an error, stops with it before showing anything.
 
 For every ``notebooks/parameter_sets/NN_name.json`` and every set in it, the set's values are
-injected after the notebook's ``parameters`` cell (papermill's convention), the whole notebook runs
-with errors allowed, and the test fails listing each cell (by id) that has an error output. The
-injection and the run are shared with ``scripts/run_parameter_sets.py``, which notebook authors run
-by hand. To save kernel start-ups and imports, the set files are split over three kernels
+injected after the notebook's ``parameters`` cell (papermill's convention) and the notebook runs.
+A set without ``error`` runs every cell with errors allowed, and the test fails listing each cell
+(by id) that has an error output. A set with ``"error": {"type": ..., "message": ...}`` runs up to
+the first error, which must be of that class, hold that phrase and come after the parameters cell,
+with no output shown after the parameters cell before it. The injection, the run and the verdict
+are shared with ``scripts/run_parameter_sets.py``, which notebook authors run by hand. To save
+kernel start-ups and imports, the set files are split over three kernels
 (``tests.helpers.parameter_set_kernel``), each running its notebooks' sets in turn with the
 namespace emptied before every set, and figures laid out without being painted or encoded as PNG
-(``harness.run_notebooks``). The second half tests that harness on tiny synthetic notebooks.
+(``harness.run_notebooks``); a set that expects an error costs only the cells up to its error.
+The second half tests that harness on tiny synthetic notebooks.
 """
 from __future__ import annotations
 
@@ -60,8 +65,8 @@ def test_set_file_is_valid(path):
 _RUNS: dict[int, dict | Exception] = {}
 
 
-def _errors_of_every_set(path: Path) -> dict[str, list]:
-    """Cell errors by set name for one set file, from one run of its kernel's notebooks.
+def _runs_of_every_set(path: Path) -> dict[str, "harness.SetRun"]:
+    """Each set's run (``harness.SetRun``) by set name for one set file, from one run of its kernel's notebooks.
 
     Every valid set file of the kernel (``parameter_set_kernel``) is run once, in one kernel
     (``harness.run_notebooks``); a run that raises (a cell timeout, a dead kernel) fails each of
@@ -72,9 +77,8 @@ def _errors_of_every_set(path: Path) -> dict[str, list]:
         files = [p for p in SET_FILES if parameter_set_kernel(p.stem) == kernel and not harness.validate(p)]
         data = [harness.load_set_file(p) for p in files]
         try:
-            results = harness.run_notebooks([(harness.NOTEBOOK_DIR / d["notebook"], [s["parameters"] for s in d["sets"]])
-                                             for d in data])
-            _RUNS[kernel] = {p: {item["name"]: errors for item, errors in zip(d["sets"], result)}
+            results = harness.run_notebooks([(harness.NOTEBOOK_DIR / d["notebook"], d["sets"]) for d in data])
+            _RUNS[kernel] = {p: {item["name"]: run for item, run in zip(d["sets"], result)}
                              for p, d, result in zip(files, data, results)}
         except Exception as error:  # noqa: BLE001 (reported by every test of the kernel)
             _RUNS[kernel] = error
@@ -86,13 +90,13 @@ def _errors_of_every_set(path: Path) -> dict[str, list]:
 
 @pytest.mark.parametrize("path, item", cases())
 def test_notebook_runs_without_error_on_the_set(path, item):
+    """(Named so for conftest.py's scheduler.) Runs clean, or stops with the set's error before any output."""
     if isinstance(item, str):
         pytest.fail(item)
     data = harness.load_set_file(path)
     assert not harness.validate(path), "the set file is invalid: see test_set_file_is_valid"
-    errors = _errors_of_every_set(path)[item["name"]]
-    assert not errors, (f"{data['notebook']} with {item['parameters']}: cells with an error output\n"
-                        + harness.describe(errors))
+    problems = harness.verdict(item, _runs_of_every_set(path)[item["name"]])
+    assert not problems, f"{data['notebook']} with {item['parameters']}:\n" + "\n".join(problems)
 
 
 # --- the harness, on a tiny synthetic notebook --------------------------------------------------
@@ -144,8 +148,8 @@ def tiny_runs(tmp_path_factory):
     runs = []
     for number, parameters in enumerate(TINY_SETS):
         executed_copy = folder / f"out{number}.ipynb"
-        errors = harness.run_set(path, parameters, save_to=executed_copy)
-        runs.append((errors, nbformat.read(executed_copy, as_version=4)))
+        run = harness.run_set(path, {"parameters": parameters}, save_to=executed_copy)
+        runs.append((run.errors, nbformat.read(executed_copy, as_version=4)))
     return path, runs
 
 
@@ -153,6 +157,7 @@ def test_a_set_that_makes_a_cell_raise_is_reported_with_that_cells_id(tiny_runs)
     errors, done = tiny_runs[1][1]  # the set K = 5
     assert [(e["cell_id"], e["code_cell"], e["error"]) for e in errors] == [
         ("take", 4, "AssertionError: K = 5 but only 3 items")]
+    assert (errors[0]["type"], errors[0]["message"]) == ("AssertionError", "K = 5 but only 3 items")
     assert errors[0]["line"].endswith("1 assert K <= len(items), f\"K = {K} but only {len(items)} items\"")
     assert done.cells[-1].outputs[0]["text"] == "['a', 'b', 'c'] 5 {'a': 1.5}\n"  # later cells still ran
 
@@ -165,7 +170,8 @@ def test_a_harmless_set_reports_nothing_and_really_is_injected(tiny_runs):
 
 def test_sets_in_one_kernel_give_what_a_fresh_kernel_per_set_gives(tiny_runs):
     path, runs = tiny_runs
-    assert harness.run_sets(path, TINY_SETS) == [errors for errors, _ in runs]
+    shared = harness.run_sets(path, [{"parameters": parameters} for parameters in TINY_SETS])
+    assert [run.errors for run in shared] == [errors for errors, _ in runs]
 
 
 def test_sets_in_one_kernel_share_no_names(tmp_path):
@@ -179,8 +185,9 @@ def test_sets_in_one_kernel_share_no_names(tmp_path):
     other.cells = [nbformat.v4.new_code_cell("K = 1", id="inputs", metadata={"tags": ["parameters"]}),
                    nbformat.v4.new_code_cell("print(K, leftover, top)", id="reads-both")]
     nbformat.write(other, tmp_path / "98_other.ipynb")
-    (first, second), (third,) = harness.run_notebooks([(tmp_path / "99_tiny.ipynb", [{"K": 1}, {"K": 2}]),
-                                                      (tmp_path / "98_other.ipynb", [{"K": 3}])])
+    runs = harness.run_notebooks([(tmp_path / "99_tiny.ipynb", [{"parameters": {"K": 1}}, {"parameters": {"K": 2}}]),
+                                  (tmp_path / "98_other.ipynb", [{"parameters": {"K": 3}}])])
+    (first, second), (third,) = [[run.errors for run in job] for job in runs]
     assert [e["cell_id"] for e in first] == [e["cell_id"] for e in second] == ["reads-leftover"]
     assert second[0]["error"] == "NameError: name 'leftover' is not defined"
     assert [(e["cell_id"], e["error"]) for e in third] == [("reads-both", "NameError: name 'leftover' is not defined")]
@@ -201,7 +208,8 @@ def test_a_figure_that_fails_to_draw_fails_the_set(tmp_path):
     path = tmp_path / "97_plot.ipynb"
     nbformat.write(notebook, path)
     broken, fine = {"title": "$\\frac{1}$"}, {"title": "$\\frac{1}{2}$"}
-    first, second = harness.run_sets(path, [fine, broken])  # (a traceback through mathtext takes ~1 s)
+    runs = harness.run_sets(path, [{"parameters": fine}, {"parameters": broken}])  # (a mathtext traceback: ~1 s)
+    first, second = [run.errors for run in runs]
     assert first == []
     assert [(e["cell_id"], e["error"].split(":")[0]) for e in second] == [("plot", "ValueError")], second
     assert "Expected \\frac{num}{den}" in second[0]["error"]
@@ -212,7 +220,136 @@ def test_one_kernel_runs_notebooks_of_one_folder_only(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     with pytest.raises(harness.ParameterSetError, match="one kernel runs notebooks of one folder"):
-        harness.run_notebooks([(tiny_notebook(tmp_path / "a"), [{"K": 1}]), (tiny_notebook(tmp_path / "b"), [{"K": 1}])])
+        harness.run_notebooks([(tiny_notebook(tmp_path / "a"), [{"parameters": {"K": 1}}]),
+                               (tiny_notebook(tmp_path / "b"), [{"parameters": {"K": 1}}])])
+
+
+# --- the expected-error mode -------------------------------------------------------------------
+
+def guarded_notebook(folder: Path) -> Path:
+    """Cell 'check' refuses a K past the list before showing anything, but a K below 1 only after
+    printing; cell 'late' refuses an empty label after 'show' printed; cell 'after' leaves a file
+    behind when it runs (the kernel starts in the notebook's folder)."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    parameters = nbformat.v4.new_code_cell('K = 2\nitems = ["a", "b", "c"]\nlabel = "top"', id="inputs")
+    parameters.metadata["tags"] = ["parameters"]
+    notebook.cells = [
+        nbformat.v4.new_code_cell("import pathlib", id="imports"),
+        parameters,
+        nbformat.v4.new_markdown_cell("The first cell after the parameters checks them.", id="prose"),
+        nbformat.v4.new_code_cell('if K > len(items):\n    raise ValueError(f"K = {K} but only {len(items)} items")\n'
+                                  'print(f"{K} of {len(items)} items")\n'
+                                  'if K < 1:\n    raise ValueError(f"K = {K} must be at least 1")', id="check"),
+        nbformat.v4.new_code_cell("print(label, items[:K])", id="show"),
+        nbformat.v4.new_code_cell('if not label:\n    raise ValueError("label is empty")', id="late"),
+        nbformat.v4.new_code_cell('pathlib.Path("after-ran.txt").write_text("ran")\nlen(items)', id="after"),
+    ]
+    path = folder / "99_guarded.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def expects(parameters: dict, kind: str, phrase: str) -> dict:
+    return {"name": f"{parameters} {kind} {phrase}", "parameters": parameters,
+            "error": {"type": kind, "message": phrase}}
+
+
+GUARDED_SETS = {
+    "stops as told": expects({"K": 5}, "ValueError", "only 3 items"),
+    "another type": expects({"K": 5}, "TypeError", "only 3 items"),
+    "phrase missing": expects({"K": 5}, "ValueError", "too many"),
+    "phrase in another case": expects({"K": 5}, "ValueError", "Only 3 items"),
+    "output in an earlier cell": expects({"label": ""}, "ValueError", "label is empty"),
+    "output earlier in its own cell": expects({"K": 0}, "ValueError", "at least 1"),
+    "nothing raised": expects({"K": 1}, "ValueError", "items"),
+    "no error expected, none raised": {"name": "clean", "parameters": {"K": 3}},
+    "no error expected, one raised": {"name": "dirty", "parameters": {"K": 5}},
+}
+
+
+@pytest.fixture(scope="module")
+def guarded_runs(tmp_path_factory):
+    """{label: SetRun} of GUARDED_SETS, all in one kernel, and the notebook's path."""
+    path = guarded_notebook(tmp_path_factory.mktemp("guarded"))
+    runs = harness.run_sets(path, list(GUARDED_SETS.values()))
+    return path, dict(zip(GUARDED_SETS, runs))
+
+
+def problems_of(guarded_runs, label: str) -> list[str]:
+    return harness.verdict(GUARDED_SETS[label], guarded_runs[1][label])
+
+
+def test_an_expected_error_raised_before_any_output_passes(guarded_runs):
+    assert problems_of(guarded_runs, "stops as told") == []
+    run = guarded_runs[1]["stops as told"]
+    assert [(e["cell_id"], e["type"]) for e in run.errors] == [("check", "ValueError")]  # stopped there
+    assert run.shown_before_error == [] and run.injected_code_cell == 3
+
+
+def test_an_expected_error_of_another_type_fails(guarded_runs):
+    assert problems_of(guarded_runs, "another type") == [
+        "expected TypeError with 'only 3 items' in its message, but cell check (code cell 4, starts "
+        "'if K > len(items):') raised ValueError: K = 5 but only 3 items"]
+
+
+@pytest.mark.parametrize("label", ["phrase missing", "phrase in another case"])
+def test_an_expected_error_without_the_phrase_fails(guarded_runs, label):
+    (problem,) = problems_of(guarded_runs, label)
+    assert problem.endswith("but the message of cell check (code cell 4, starts 'if K > len(items):') is: "
+                            "ValueError: K = 5 but only 3 items"), problem
+
+
+def test_an_expected_error_after_output_in_an_earlier_cell_fails(guarded_runs):
+    run = guarded_runs[1]["output in an earlier cell"]
+    assert [e["cell_id"] for e in run.errors] == ["late"]
+    assert problems_of(guarded_runs, "output in an earlier cell") == [
+        "cell check (code cell 4) showed output before the error: '2 of 3 items'",
+        "cell show (code cell 5) showed output before the error: \"['a', 'b']\""]
+
+
+def test_an_expected_error_after_output_in_its_own_cell_fails(guarded_runs):
+    assert problems_of(guarded_runs, "output earlier in its own cell") == [
+        "cell check (code cell 4) showed output before the error: '0 of 3 items'"]
+
+
+def test_an_expected_error_that_never_comes_fails(guarded_runs):
+    assert problems_of(guarded_runs, "nothing raised") == [
+        "expected ValueError with 'items' in its message, but no cell raised an error"]
+
+
+def test_a_set_without_error_still_passes_clean_and_fails_on_any_error(guarded_runs):
+    assert problems_of(guarded_runs, "no error expected, none raised") == []
+    (problem,) = problems_of(guarded_runs, "no error expected, one raised")
+    assert problem.startswith("cell check (code cell 4, starts 'if K > len(items):'): "
+                              "ValueError: K = 5 but only 3 items")
+
+
+def test_an_error_before_the_parameters_cell_is_not_the_expected_one(tmp_path):
+    path = guarded_notebook(tmp_path)
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[0].source = 'raise ValueError("only 3 items, says the set-up")'
+    nbformat.write(notebook, path)
+    item = expects({"K": 5}, "ValueError", "only 3 items")
+    (problem,) = harness.verdict(item, harness.run_set(path, item))
+    assert problem.startswith("expected ValueError with 'only 3 items' in its message after the parameters cell, "
+                              "but cell imports (code cell 1"), problem
+
+
+def test_an_expected_error_stops_the_run_in_a_shared_and_in_a_fresh_kernel(guarded_runs, tmp_path):
+    """Cells after the error do not run (here 'after' would leave a file), so such a set costs only the
+    cells up to its error; a set without error runs every cell, errors allowed. Both kernels agree."""
+    path = guarded_notebook(tmp_path)
+    marker = tmp_path / "after-ran.txt"
+    (shared,) = harness.run_sets(path, [GUARDED_SETS["stops as told"]])
+    assert not marker.exists()
+    saved = tmp_path / "stopped.ipynb"
+    fresh = harness.run_set(path, GUARDED_SETS["stops as told"], save_to=saved)
+    assert not marker.exists()
+    assert fresh == shared == guarded_runs[1]["stops as told"]
+    later = [c for c in nbformat.read(saved, as_version=4).cells if c.get("id") in ("show", "late", "after")]
+    assert [(c.outputs, c.execution_count) for c in later] == [([], None)] * 3
+    assert (guarded_runs[0].parent / "after-ran.txt").exists()  # the sets expecting no error ran every cell
 
 
 def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path, capsys):
@@ -232,6 +369,23 @@ def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path, caps
     assert "with 'K = 1' {'K': 1}: 0 cell(s)" in printed and "K past the list" not in printed, printed
 
 
+def test_the_script_reports_an_expected_error_set(tmp_path, capsys):
+    tiny_notebook(tmp_path)
+    refused = {"name": "K past the list, refused", "parameters": {"K": 4},
+               "error": {"type": "AssertionError", "message": "only 3 items"}}
+    wrong_type = dict(refused, name="K past the list, wrong type", error={"type": "ValueError", "message": "only"})
+    sets = write_sets(tmp_path, [refused, wrong_type])
+    options = ["--notebooks", str(tmp_path), "--out", str(tmp_path / "out")]
+    assert harness.main([str(sets), "1", *options]) == 0
+    printed = capsys.readouterr().out
+    assert ("with 'K past the list, refused' {'K': 4}: expects AssertionError with 'only 3 items'; stops as "
+            "expected: AssertionError: K = 4 but only 3 items in cell take (code cell 4") in printed, printed
+    assert harness.main([str(sets), "2", *options]) == 1
+    printed = capsys.readouterr().out
+    assert "expects ValueError with 'only'; FAILS" in printed, printed
+    assert "  expected ValueError with 'only' in its message, but cell take (code cell 4" in printed, printed
+
+
 @pytest.mark.parametrize("sets, problem", [
     ([{"name": "k", "parameters": {"k": 3}}], "set 'k': k is not assigned in the parameters cell (it has K, items, weights)"),
     ([{"name": "float K", "parameters": {"K": 3.0}}], "set 'float K': K: the notebook stores an integer (2), the set gives the float 3.0"),
@@ -240,12 +394,27 @@ def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path, caps
     ([{"name": "a", "parameters": {"K": 1}}, {"name": "a", "parameters": {"K": 2}}], "two sets are named 'a'"),
     ([{"name": "no parameters", "parameters": {}}], "with a name and at least one parameter"),
     ([{"name": "extra key", "parameters": {"K": 1}, "notes": "x"}], "set 1 must be"),
+    ([{"name": "extra key", "parameters": {"K": 1}, "notes": "x"}], "(unknown key 'notes')"),
+    ([{"name": "e", "parameters": {"K": 9}, "error": "ValueError"}], "set 1 has an 'error' that must be"),
+    ([{"name": "e", "parameters": {"K": 9}, "error": {"type": "ValueError"}}], "with exactly these two keys"),
+    ([{"name": "e", "parameters": {"K": 9}, "error": {"type": "ValueError", "message": "K", "cell": "c"}}],
+     "with exactly these two keys"),
+    ([{"name": "e", "parameters": {"K": 9}, "error": {"type": "Value Error", "message": "K"}}],
+     "error type 'Value Error' that is not an exception class name"),
+    ([{"name": "e", "parameters": {"K": 9}, "error": {"type": "ValueError", "message": " "}}],
+     "error message that is empty"),
     ([], "'sets' a non-empty list"),
 ])
 def test_bad_set_files_are_refused_with_the_problem_named(tmp_path, sets, problem):
     tiny_notebook(tmp_path)
     problems = harness.validate(write_sets(tmp_path, sets), tmp_path)
     assert any(problem in p for p in problems), problems
+
+
+def test_a_set_with_an_expected_error_is_valid(tmp_path):
+    tiny_notebook(tmp_path)
+    item = {"name": "K past the list", "parameters": {"K": 9}, "error": {"type": "ValueError", "message": "K = 9"}}
+    assert harness.validate(write_sets(tmp_path, [item]), tmp_path) == []
 
 
 def test_a_dict_parameter_takes_another_dict(tmp_path):

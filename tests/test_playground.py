@@ -8,8 +8,8 @@ import re
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite import playground as pg
-from ragmetrics_lite.playground import EXAMPLE, WIDGET_TEXT, RankPlayground, RankState
+from ragmetrics_lite.course import playground as pg
+from ragmetrics_lite.course.playground import EXAMPLE, WIDGET_TEXT, RankPlayground, RankState
 
 from .helpers import run_with_blocked, stdout_under_hash_seeds
 
@@ -121,8 +121,8 @@ def test_selecting_a_document_outside_the_ranking_is_refused():
 # ---------------------------------------------------------------- metrics
 def test_the_metrics_come_from_the_helper_functions(monkeypatch):
     """Nothing is re-implemented: replacing a helper function changes the playground's number."""
-    monkeypatch.setattr(rml.retrieval, "ndcg_at_k", lambda *args, **kwargs: 0.123)
-    monkeypatch.setattr(rml.retrieval, "average_precision", lambda *args, **kwargs: 0.456)
+    monkeypatch.setattr(rml, "ndcg_at_k", lambda *args, **kwargs: 0.123)
+    monkeypatch.setattr(rml, "average_precision", lambda *args, **kwargs: 0.456)
     metrics = notes_state().metrics()
     assert metrics["NDCG@5"] == 0.123 and metrics["AP@5"] == 0.456
 
@@ -183,7 +183,7 @@ def test_text_with_k_past_the_end_of_the_ranking():
 
 def test_text_is_the_same_whatever_the_hash_seed():
     outputs = stdout_under_hash_seeds("""
-        from ragmetrics_lite.playground import EXAMPLE, RankState
+        from ragmetrics_lite.course.playground import EXAMPLE, RankState
         state = RankState.build(EXAMPLE["grades"], EXAMPLE["ranking"], k=5)
         print(state.select("d7").move_up().move_up().text())
     """)
@@ -251,7 +251,7 @@ def test_the_state_works_without_ipywidgets_and_the_widget_says_what_is_missing(
     out = run_with_blocked("""
         import sys
         import ragmetrics_lite as rml
-        from ragmetrics_lite.playground import RankPlayground, RankState
+        from ragmetrics_lite.course.playground import RankPlayground, RankState
         assert "ipywidgets" not in sys.modules and "matplotlib" not in sys.modules
         state = RankState.build({"a": 2}, ["b", "a"], k=1, selected="a").move_up()
         print(state.metrics()["NDCG@1"])

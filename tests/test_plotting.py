@@ -22,9 +22,9 @@ import pytest  # noqa: E402
 from fontTools.ttLib import TTFont  # noqa: E402
 from matplotlib import font_manager  # noqa: E402
 
-from ragmetrics_lite import plotting  # noqa: E402
+from ragmetrics_lite.course import plotting  # noqa: E402
 from tests.helpers import load_script  # noqa: E402
-from ragmetrics_lite.plotting import (  # noqa: E402
+from ragmetrics_lite.course.plotting import (  # noqa: E402
     FONT_FAMILY,
     FONT_PATH,
     discount_curve,
@@ -127,7 +127,7 @@ def test_chinese_text_uses_the_bundled_font(classroom_style):
 
 
 def test_font_ships_as_package_data_with_its_licence():
-    fonts = resources.files("ragmetrics_lite") / "data" / "fonts"
+    fonts = resources.files("ragmetrics_lite") / "course" / "fonts"
     assert (fonts / FONT_PATH.name).is_file()
     licence = (fonts / "OFL.txt").read_text(encoding="utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence
@@ -261,7 +261,7 @@ def test_setup_plots_leaves_the_backend_alone_outside_a_kernel(classroom_style):
 
 
 PLOT_NOTEBOOK = [
-    "import matplotlib.pyplot as plt\nfrom ragmetrics_lite.plotting import draw_rank_strip, setup_plots\n",
+    "import matplotlib.pyplot as plt\nfrom ragmetrics_lite.course.plotting import draw_rank_strip, setup_plots\n",
     "fig, ax = plt.subplots(figsize=(4, 1.5))\ndraw_rank_strip(ax, [0, 1, 1], k=2, title='命中率@K')\nplt.show()",
 ]
 

@@ -14,6 +14,7 @@ import pytest
 
 from tests.test_launch import base_python_dir, ensure_venv, make_repository, pytestmark, run  # noqa: F401
 
+RUNNING = "Running the tests: a few minutes on two cores (each dot is a passed test; notebooks run cell by cell)."
 WHO_AM_I = '#!/bin/sh\nif [ "$1" = -u ]; then echo {uid}; else exec /usr/bin/id "$@"; fi\n'
 APT_GET = ('#!/bin/sh\necho "$@" >> "{log}"\n'
            'if [ "$1" = install ]; then printf "#!/bin/sh\\n" > "$RAGMETRICS_CHROMIUM"; chmod +x "$RAGMETRICS_CHROMIUM"; fi\n')
@@ -62,7 +63,7 @@ def test_without_root_it_says_how_to_get_chromium_and_still_runs_the_tests(repos
     assert "Browser tests: no Chromium found, and installing it needs root and apt-get" in result.stderr
     assert "sudo apt-get install chromium" in result.stderr and "will skip (and fail under CI=true)" in result.stderr
     assert apt == []
-    assert result.stdout.splitlines() == ["-m", "pytest", "-n", "auto", "--dist", "loadscope", "-q"]
+    assert result.stdout.splitlines() == ["-u", "-m", "pytest", "-n", "auto", "--dist", "loadscope", "-q"]
 
 
 def test_as_root_it_installs_chromium_with_apt_get(repository, tmp_path):
@@ -81,14 +82,14 @@ def test_a_chromium_already_there_is_used_without_installing(repository, tmp_pat
     chromium.chmod(0o755)
     result, apt = run_tests(*repository, tmp_path, "tests/test_rouge.py --with-browser", uid=0, chromium=chromium)
     assert result.returncode == 0 and apt == []
-    assert result.stderr.strip() == f"Browser tests: using {chromium}."
+    assert result.stderr.splitlines() == [f"Browser tests: using {chromium}.", RUNNING]
     assert result.stdout.splitlines()[-1] == "tests/test_rouge.py"
 
 
 def test_without_the_flag_no_browser_step_and_n_0_runs_in_one_process(repository, tmp_path):
     result, apt = run_tests(*repository, tmp_path, "-n 0 -x", uid=0, chromium=tmp_path / "none")
-    assert (result.returncode, result.stderr, apt) == (0, "", [])
-    assert result.stdout.splitlines() == ["-m", "pytest", "-n", "0", "-x"]
+    assert (result.returncode, result.stderr, apt) == (0, RUNNING + "\n", [])
+    assert result.stdout.splitlines() == ["-u", "-m", "pytest", "-n", "0", "-x"]
 
 
 def test_the_units_of_work_of_a_parallel_run():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite import search
+from ragmetrics_lite.course import search
 
 from .helpers import run_with_blocked
 
@@ -138,7 +138,7 @@ def test_bad_inputs_get_clear_errors(tmp_path):
 def test_metrics_and_the_module_import_without_scipy_and_bm25s_is_named_when_missing():
     out = run_with_blocked("""
         import ragmetrics_lite as rml
-        from ragmetrics_lite import search
+        from ragmetrics_lite.course import search
         print(rml.evaluate({"q": {"a": 1}}, {"q": {"b": 2.0, "a": 1.0}}, ["mrr"])["mrr"].iloc[0])
         print(search.trec_ranking({"a": 1.0, "b": 1.0}))
         try:

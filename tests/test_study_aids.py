@@ -1,20 +1,24 @@
 """Study aids (scripts/study_aids.py): the committed cheat sheet and interview deck equal a fresh
-generation, every public metric has a row, every interview card of every notebook is in the deck,
-and what the generator cannot read (a metric without a summary, a malformed card) stops it."""
+generation, every public metric has a row (its card), every interview card of every notebook is in
+the deck, and what the generator cannot use (a public function without a card or a reason, a card
+for no function, a malformed interview card) stops it. The cards themselves: tests/test_cards.py."""
 from __future__ import annotations
 
 import doctest
+import functools
 import json
 import re
 import sys
 import types
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import unquote
 
 import nbformat
 import pytest
 
 import ragmetrics_lite as rml
+from ragmetrics_lite import cards
 from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,10 +95,19 @@ def test_every_public_metric_has_a_row():
     functions = study_aids.public_functions(rml)
     assert {"bleu", "rouge_l", "meteor", "cohens_kappa", "recall_at_k"} <= set(functions)
     for name in functions:
-        if name not in study_aids.NOT_METRICS:
+        if name not in cards.not_metrics():
             assert f"`{name}`" in labels, f"{name} has no row in docs/cheatsheet.md"
     for name, metric in rml.METRICS.items():
         assert re.search(rf"`{name}[`@,]", labels), f"METRICS[{name!r}] has no row in docs/cheatsheet.md"
+
+
+def test_the_rows_are_the_cards_in_notebook_order():
+    rows = study_aids.metric_rows()
+    assert len(rows) == len(cards.metric_cards()) == 25
+    assert [row.notebook for row in rows] == sorted(row.notebook for row in rows)
+    assert rows[0] == study_aids.Row("`recall@k` (`recall_at_k`)", "|relevant ∩ top-k| / |relevant|", "[0, 1]",
+                                     *[cards.metric_cards()["recall_at_k"][field]
+                                       for field in ("compares", "misses", "use_when", "notebook")])
 
 
 def test_rows_have_every_field_and_a_notebook_link():
@@ -106,23 +119,10 @@ def test_rows_have_every_field_and_a_notebook_link():
         assert re.fullmatch(r" \[\d\d · .+\]\(\.\./notebooks/\d\d_\w+\.ipynb\) ", cells[-1]), row
 
 
-def test_not_metrics_says_why():
-    assert all(isinstance(why, str) and why.strip() for why in study_aids.NOT_METRICS.values())
+# --- what the generator refuses ---------------------------------------------------------------
 
-
-# --- a metric without a summary stops the generator -------------------------------------------
-
-SUMMARY = '''Score a thing.
-
-Cheat sheet:
-    Formula: a / b
-    Range: [0, 1]
-    Compares: a with b
-    Misses: what c
-        and d do
-    Use when: e
-    Notebook: 01_recall_at_k
-'''
+METRIC_CARD = {"notebook": "01_recall_at_k", "formula": "a / b", "range": "[0, 1]", "compares": "a with b",
+        "misses": "c", "use_when": "e"}
 
 
 def _fake_package(**functions) -> types.ModuleType:
@@ -134,64 +134,81 @@ def _fake_package(**functions) -> types.ModuleType:
     return package
 
 
-def _function(name: str, doc: str | None) -> types.FunctionType:
+def _function(name: str) -> types.FunctionType:
     def function():
         return 0.0
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
     return function
 
 
-def test_a_summarised_function_gets_its_row():
-    (row,) = study_aids.metric_rows(_fake_package(fake_metric=_function("fake_metric", SUMMARY)))
-    assert row == study_aids.Row("`fake_metric`", "a / b", "[0, 1]", "a with b", "what c and d do", "e",
-                                 "01_recall_at_k")
+def _rows(package, cards=None, reasons=None):
+    return study_aids.metric_rows(package, {} if cards is None else cards, {} if reasons is None else reasons)
 
 
-def test_a_new_public_metric_without_a_summary_is_an_error():
-    package = _fake_package(fake_metric=_function("fake_metric", "Score a thing.\n\n>>> fake_metric()\n0.0"))
-    with pytest.raises(StudyAidsError, match=r"fake_metric is a public function with no 'Cheat sheet:' block"):
-        study_aids.metric_rows(package)
+def test_a_card_gives_its_function_a_row():
+    (row,) = _rows(_fake_package(fake_metric=_function("fake_metric")), {"fake_metric": METRIC_CARD})
+    assert row == study_aids.Row("`fake_metric`", "a / b", "[0, 1]", "a with b", "c", "e", "01_recall_at_k")
+
+
+def test_a_new_public_function_without_a_card_or_a_reason_is_an_error():
+    with pytest.raises(StudyAidsError, match=r"fake_metric is a public function with neither a card"):
+        _rows(_fake_package(fake_metric=_function("fake_metric")))
 
 
 def test_a_metric_in_a_listed_subpackage_is_caught_too():
     """As the triad's functions: ``ragmetrics_lite.__all__`` names the subpackage ``triad``."""
     sub = types.ModuleType("fake_ragmetrics.triad")
-    sub.faithfulness_fake = _function("faithfulness_fake", "No summary.")
+    sub.faithfulness_fake = _function("faithfulness_fake")
     sub.__all__ = ["faithfulness_fake"]
     package = _fake_package()
     package.triad, package.__all__ = sub, ["triad"]
     with pytest.raises(StudyAidsError, match="faithfulness_fake is a public function"):
-        study_aids.metric_rows(package)
+        _rows(package)
 
 
-def test_a_function_listed_as_not_a_metric_needs_no_summary(monkeypatch):
-    monkeypatch.setitem(study_aids.NOT_METRICS, "fake_helper", "a helper")
-    assert study_aids.metric_rows(_fake_package(fake_helper=_function("fake_helper", None))) == []
+def test_a_function_with_a_reason_needs_no_card():
+    assert _rows(_fake_package(fake_helper=_function("fake_helper")), reasons={"fake_helper": "a helper"}) == []
 
 
-@pytest.mark.parametrize("edit, phrase", [
-    (lambda s: s.replace("    Misses: what c\n        and d do\n", ""), "lacks Misses"),
-    (lambda s: s.replace("Range:", "Scope:"), "unknown cheat-sheet field 'Scope'"),
-    (lambda s: s.replace("    Use when: e\n", "    Use when: e\n    Range: [0, 2]\n"), "'Range' is given twice"),
-    (lambda s: s.replace("    Range: [0, 1]\n", "    Range: [0, 1]\n  stray\n"), "cannot read the cheat-sheet line"),
-    (lambda s: s + "\nCheat sheet:\n    Formula: x\n", "2 'Cheat sheet:' blocks"),
+@pytest.mark.parametrize("cards, reasons, phrase", [
+    ({"gone_metric": METRIC_CARD}, {}, "the card [gone_metric] names no public function"),
+    ({}, {"gone_helper": "a helper"}, "not_metrics.toml: gone_helper is not a public function"),
+    ({"fake_metric": METRIC_CARD}, {"fake_metric": "a helper"}, "fake_metric has a card and a reason"),
 ])
-def test_a_malformed_summary_is_an_error(edit, phrase):
-    package = _fake_package(fake_metric=_function("fake_metric", edit(SUMMARY)))
+def test_cards_and_reasons_name_each_public_function_once(cards, reasons, phrase):
     with pytest.raises(StudyAidsError, match=re.escape(phrase)):
-        study_aids.metric_rows(package)
+        _rows(_fake_package(fake_metric=_function("fake_metric")), cards, reasons)
 
 
-def test_a_table_entry_without_its_fields_is_an_error():
-    """As a new ``Metric(...)`` declared without the cheat-sheet keyword fields."""
-    bare = rml.METRICS["recall"]._replace(name="judged", function=None, misses=None)
-    with pytest.raises(StudyAidsError, match=r"METRICS\['judged'\].*has no function, misses"):
-        study_aids.metric_rows(_fake_package(), {"judged": bare})
+class _TableEntry(NamedTuple):
+    """A ``METRICS`` entry as the generator reads it: a cut-off and a per-query function."""
+
+    cutoff: str
+    per_query: object
+
+
+def test_a_retrieval_row_is_named_as_evaluate_takes_it():
+    package = _fake_package(fake_at_k=_function("fake_at_k"), fake_rank=_function("fake_rank"))
+    package.METRICS = {"fake": _TableEntry("required", package.fake_at_k),
+                       "fake_rank": _TableEntry("optional", functools.wraps(package.fake_rank)(lambda: 0.0))}
+    rows = _rows(package, {"fake_at_k": METRIC_CARD, "fake_rank": METRIC_CARD})
+    assert [row.metric for row in rows] == ["`fake@k` (`fake_at_k`)", "`fake_rank, fake_rank@k`"]
+
+
+def test_a_metric_of_evaluate_without_a_card_is_an_error():
+    package = _fake_package(fake_at_k=_function("fake_at_k"))
+    package.METRICS = {"fake": _TableEntry("required", package.fake_at_k)}
+    with pytest.raises(StudyAidsError, match="METRICS computes fake_at_k per query, which has no card"):
+        _rows(package, reasons={"fake_at_k": "not a metric after all"})
+
+
+def test_every_metric_of_evaluate_has_a_card():
+    labels = study_aids.evaluate_labels(rml.METRICS)
+    assert len(labels) == len(rml.METRICS) and set(labels) <= set(cards.metric_cards())
 
 
 def test_a_row_naming_a_missing_notebook_is_an_error():
-    row = study_aids.metric_rows(_fake_package(fake_metric=_function("fake_metric", SUMMARY)))[0]
+    (row,) = _rows(_fake_package(fake_metric=_function("fake_metric")), {"fake_metric": METRIC_CARD})
     with pytest.raises(StudyAidsError, match="99_nowhere"):
         study_aids.cheatsheet([row._replace(notebook="99_nowhere")], ROOT / "notebooks")
 
@@ -277,15 +294,6 @@ def test_the_generator_runs_in_a_fresh_interpreter():
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "study_aids.py"), "--check"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-
-
-def test_the_format_shown_in_developers_md_parses():
-    developers = (ROOT / "DEVELOPERS.md").read_text(encoding="utf-8")
-    example = re.search(r"```text\n(Cheat sheet:\n.*?)```", developers, re.S)
-    assert example, "DEVELOPERS.md shows no 'Cheat sheet:' example"
-    fields = study_aids.parse_summary("Summary.\n\n" + example.group(1), "DEVELOPERS.md")
-    assert set(fields) == set(study_aids.SUMMARY_FIELDS)
-    assert fields["Use when"].endswith("beside ROUGE-1 and ROUGE-2")
 
 
 def test_the_cheat_sheet_renders_as_one_table_of_seven_columns():

@@ -1,6 +1,13 @@
 """The course machinery around the library: what the notebooks need and users of the metrics do not.
 
-Source-notes checks (``notes``), and, as the package is reorganised, the exercises, the plotting
-setup and its fonts, the rank playground and the capstone's retriever. Modules here may import the
-library; no library module imports them.
+* ``notes``: checks of a notebook's figures against the source notes, and the notes' examples as
+  data (``notes_examples/``);
+* ``exercises``: the self-checked exercises, one module per notebook exercise;
+* ``plotting``: the plot style and the bundled Chinese font (``fonts/``);
+* ``playground``: notebook 07's rank playground;
+* ``search``: the capstone's BM25 retriever.
+
+Modules here may import the library; no library module imports them. ``ragmetrics_lite``
+re-exports the few course names a notebook calls as ``rml.…`` (``notes_check``, ``notes_claim``,
+``on_notes_example``, ``same_inputs``, ``rank_playground``).
 """
