@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 DEFAULT_OUT = ROOT / "handouts"
-FONT_DIR = ROOT / "ragmetrics_lite" / "data" / "fonts"
+FONT_DIR = ROOT / "ragmetrics_lite" / "course" / "fonts"
 CJK_FONT, CJK_FAMILY = FONT_DIR / "RagMetricsNotoSansSC-Regular.ttf", "RagMetrics Noto Sans SC"
 MATH_FONT, MATH_FAMILY = FONT_DIR / "RagMetricsLatinModernMath-Regular.otf", "RagMetrics Latin Modern Math"
 # Mathematical italic and bold letters: Chromium draws a one-letter <mi>x</mi> as U+1D465.

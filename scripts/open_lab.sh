@@ -14,7 +14,7 @@ source scripts/_venv.sh
 ensure_venv
 
 FIRST_NOTEBOOK=notebooks/00_rag_evaluation_map.ipynb
-FONT=ragmetrics_lite/data/fonts/RagMetricsNotoSansSC-Regular.ttf
+FONT=ragmetrics_lite/course/fonts/RagMetricsNotoSansSC-Regular.ttf
 export JUPYTER_CONFIG_DIR="$PWD/jupyter_config"
 # A real copy: JupyterLab refuses to serve a symlink that leads out of the folder.
 cmp -s "$FONT" "$JUPYTER_CONFIG_DIR/custom/${FONT##*/}" || cp "$FONT" "$JUPYTER_CONFIG_DIR/custom/"
