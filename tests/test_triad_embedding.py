@@ -58,8 +58,10 @@ missed = judge.support(["Die Q9 Kaffeemaschine entkalkt sich alle 40 Tage selbst
 first_seconds = time.perf_counter() - started
 sys.path.insert(0, sys.argv[1])
 import build_embedding_cache
-sample = random.Random(28).sample(build_embedding_cache.source_texts(), 24)
 keys, stored = vectors._cache()
+have = set(keys.tolist())
+cached_texts = [t for t in build_embedding_cache.source_texts() if vectors.text_key(t) in have]
+sample = random.Random(28).sample(cached_texts, 24)
 rows = stored[np.searchsorted(keys, np.array([vectors.text_key(t) for t in sample], np.uint64))]
 fresh = vectors.quantize(vectors._model().encode(sample))
 unit = lambda m: m.astype(float) / np.linalg.norm(m.astype(float), axis=1, keepdims=True)
