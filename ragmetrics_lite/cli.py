@@ -20,8 +20,8 @@ import argparse
 import sys
 import warnings
 
-from .batch import evaluate
-from .metric_table import DEFAULT_METRICS, METRICS, trec_eval_measure
+from .retrieval.evaluate import evaluate
+from .retrieval.table import DEFAULT_METRICS, METRICS, trec_eval_measure
 from .trec_io import read_qrels, read_run
 
 __all__ = ["main"]

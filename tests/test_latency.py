@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite import latency
-from ragmetrics_lite.latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
+from ragmetrics_lite.stats import latency
+from ragmetrics_lite.stats.latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
 
 from .helpers import run_with_blocked
 

@@ -1,13 +1,20 @@
-"""Claims notebook 07 makes about the base of NDCG's logarithm, checked on their own.
+"""Claims notebook 07 makes about the base of NDCG's logarithm, checked on their own, and its
+erratum on the source notes' IDCG@4.
 
 With the discount 1/log_b(i + 1) the base cancels in DCG / IDCG, so a learner who writes ``ln``
 passes the exercise; Järvelin and Kekäläinen's 2002 discount (weight 1 before rank b, then
 1/log_b(i)) does depend on b, and trec_eval computes the log2(rank + 1) form, not theirs.
+
+The notes print IDCG@4 = 6.324 for grades 3, 2, 1, 3: the sum of the terms rounded to three decimals
+first; exactly it is 6.3235. The cell of the notes' other figures (id ``cf6096be``) used to print
+"IDCG@4, exact (the notes print 6.324) = 6.323, as in the source notes (6.323)".
 """
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import nbformat
 import pytest
 
 import ragmetrics_lite as rml
@@ -62,3 +69,13 @@ def test_trec_eval_uses_log2_of_rank_plus_one_not_jarvelin_kekalainen():
     got = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.3"}).evaluate(run)["q"]["ndcg_cut_3"]
     assert math.isclose(got, _ndcg(judgments, ranking, 3, _log_base(2)), rel_tol=0, abs_tol=1e-9)
     assert abs(got - _ndcg(judgments, ranking, 3, _jarvelin_kekalainen(2))) > 0.05
+
+
+def test_the_idcg_erratum_says_what_the_notes_print_and_how():
+    notebook = nbformat.read(Path(__file__).resolve().parents[1] / "notebooks" / "07_ndcg.ipynb", as_version=4)
+    cells = [cell for cell in notebook.cells if cell.get("id") == "cf6096be"]
+    assert len(cells) == 1
+    text = "".join(output.get("text", "") for output in cells[0].outputs if output.output_type == "stream")
+    assert "as in the source notes (6.323)" not in text, text
+    assert "IDCG@4 = 6.3235; the source notes print 6.324" in text, text
+    assert "rounded to 3 decimals first (6.324)" in text, text

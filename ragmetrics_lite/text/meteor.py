@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ._validation import as_references, as_tokens, check_finite
+from .._validation import as_references, as_tokens, check_finite
 
 __all__ = ["meteor", "meteor_alignment", "count_chunks"]
 
@@ -156,18 +156,6 @@ def meteor(
 
     with m matched unigrams, P = m/|cand|, R = m/|ref|; the best over ``references``.
     Derived in ``11_meteor.ipynb``.
-
-    Cheat sheet:
-        Formula: F_mean = PR / (αP + (1 − α)R); Pen = γ (chunks / m)^β; METEOR = (1 − Pen) F_mean (α
-            0.9, β 3, γ 0.5); best over references
-        Range: [0, 1) (one chunk still costs γ / m^β)
-        Compares: the unigram alignment of a generated answer with a reference (exact words, plus the
-            synonyms you pass), recall-weighted, with a word-order penalty
-        Misses: meaning beyond exact words and given synonyms (no stemming or WordNet here), multi-word
-            paraphrase
-        Use when: short answers where covering the reference's words, in order, matters, and synonyms
-            can be listed
-        Notebook: 11_meteor
 
     >>> ref = ["埃菲尔铁塔", "的", "高度", "为", "330", "米"]
     >>> cand = ["埃菲尔铁塔", "的", "高度", "是", "330", "米"]

@@ -43,10 +43,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
-from . import _ngrams
-from ._validation import as_references, as_tokens, check_finite, check_k, check_length
+from .._validation import as_references, as_tokens, check_finite, check_k, check_length
+from ..fast.text import bleu_statistics
 from .tokenization import ngram_counts
 
 __all__ = [
@@ -208,17 +206,6 @@ def bleu(
     See the module docstring for smoothing and ``effective_order``.
     Derived in ``08_bleu.ipynb``.
 
-    Cheat sheet:
-        Formula: BP · exp(Σ_{n=1..N} log(p_n) / N); p_n = clipped n-gram matches / candidate n-grams; BP
-            = 1 if c ≥ r else e^(1 − r/c)
-        Range: [0, 1]
-        Compares: a generated answer's 1- to N-grams with one or more reference answers (precision)
-        Misses: meaning and paraphrase (a synonym scores 0), content left out (only through BP), factual
-            truth; 0 when one order has no match (unsmoothed)
-        Use when: answers should reuse a reference's wording (translation-like or templated answers);
-            for a system score use corpus_bleu
-        Notebook: 08_bleu
-
     >>> ref = ["埃菲尔铁塔", "的", "高度", "为", "330", "米"]
     >>> cand = ["埃菲尔铁塔", "的", "高度", "是", "330", "米"]
     >>> round(bleu(cand, [ref], max_n=2), 4)  # sqrt(5/6 * 3/5)
@@ -249,15 +236,10 @@ def corpus_bleu(
     of sentence BLEU scores. An empty corpus is an error (sacrebleu fails with
     an IndexError). Derived in ``08_bleu.ipynb``.
 
-    Cheat sheet:
-        Formula: BP(Σ_s c_s, Σ_s r_s) · exp(Σ_n log(Σ_s matches_{s,n} / Σ_s total_{s,n}) / N)
-        Range: [0, 1]
-        Compares: a whole test set of generated answers with their references, counts pooled over
-            sentences before dividing
-        Misses: which sentences are bad (long sentences weigh most); meaning, as BLEU
-        Use when: one BLEU for a system on a test set (what sacrebleu reports), not the mean of sentence
-            BLEU
-        Notebook: 08_bleu
+    As in sacrebleu, each segment's statistics (c, r, matches and totals per order,
+    the ones :func:`bleu` computes) are summed, then scored once. The rows come from
+    the fast path (``ragmetrics_lite.fast.text.bleu_statistics``, tested equal to the
+    sentence statistics), which counts the n-grams of the whole corpus at once.
 
     >>> cands = [["a", "b", "c"], ["d", "e"]]
     >>> refs = [[["a", "b", "c"]], [["d", "x"], ["d", "e", "f"]]]
@@ -273,39 +255,5 @@ def corpus_bleu(
         raise ValueError("candidates must hold at least one sentence")
     candidates = [as_tokens(candidate, f"candidates[{i}]") for i, candidate in enumerate(candidates)]
     references = [as_references(refs, f"references[{i}]") for i, refs in enumerate(references)]
-    return _score_from_stats(_corpus_stats(candidates, references, max_n), max_n, smoothing, value, effective_order)
-
-
-def _corpus_stats(candidates: list[list[str]], references: list[list[list[str]]], max_n: int) -> list:
-    """``_segment_stats`` summed over the corpus, with every n-gram of every sentence counted at once.
-
-    Sentences 0..S-1 are the candidates, S.. the references; ``owner`` maps each
-    reference to its candidate. Per order n: the candidate counts, the largest
-    count of the same n-gram in any reference of the same candidate, and their
-    minimum (the clipped matches), summed.
-    """
-    owner = np.repeat(np.arange(len(candidates)), [len(refs) for refs in references])
-    every = candidates + [ref for refs in references for ref in refs]
-    tokens = _ngrams.token_stream(every)
-    size = len(candidates)
-    matches, totals = [], []
-    for _, sentence, code in _ngrams.ngram_codes(tokens, max_n):
-        is_candidate = sentence < size
-        cand_sentence, cand_code, cand_count = _ngrams.counts(sentence[is_candidate], code[is_candidate])
-        ref_sentence, ref_code, ref_count = _ngrams.counts(sentence[~is_candidate], code[~is_candidate])
-        width = int(code.max(initial=0)) + 1
-        ref_key = owner[ref_sentence - size] * width + ref_code  # (candidate, n-gram) of each reference count
-        order = np.argsort(ref_key, kind="stable")
-        keys, first = np.unique(ref_key[order], return_index=True)
-        most = np.maximum.reduceat(ref_count[order], first) if len(first) else np.zeros(0, np.int64)
-        where = np.searchsorted(keys, cand_sentence * width + cand_code)
-        found = where < len(keys)
-        found[found] = keys[where[found]] == (cand_sentence * width + cand_code)[found]
-        clipped = np.minimum(cand_count[found], most[where[found]])
-        matches.append(int(clipped.sum()))
-        totals.append(int(cand_count.sum()))
-    c = tokens.lengths[:size]
-    r_lengths = tokens.lengths[size:]
-    closest = np.lexsort((r_lengths, np.abs(c[owner] - r_lengths), owner))  # per candidate: nearest, then shorter
-    first_of_owner = closest[np.r_[True, owner[closest][1:] != owner[closest][:-1]]]
-    return [int(c.sum()), int(r_lengths[first_of_owner].sum())] + matches + totals
+    summed = bleu_statistics(candidates, references, max_n).sum(axis=0).tolist()
+    return _score_from_stats(summed, max_n, smoothing, value, effective_order)

@@ -104,16 +104,6 @@ def latency_percentiles(samples, percentiles=(50, 95, 99), method: str = "linear
     Equal to ``numpy.percentile(samples, p, method=method)``. Derived in
     ``15_latency_percentiles.ipynb``.
 
-    Cheat sheet:
-        Formula: sorted x_0..x_(n−1), h = (n − 1)·p/100, P_p = x_⌊h⌋ + (h − ⌊h⌋)(x_(⌊h⌋+1) − x_⌊h⌋)
-            (linear; other methods by name)
-        Range: [min, max] of the sample, in its unit
-        Compares: the durations of many requests: typical (P50) against slow tail (P95, P99)
-        Misses: answer quality; which stage causes the tail (time stages separately); P99 of a small
-            sample is one extreme value
-        Use when: setting or checking a latency target (SLO); report P50/P95/P99, never the mean alone
-        Notebook: 15_latency_percentiles
-
     >>> {p: round(v, 6) for p, v in latency_percentiles([120, 80, 95, 400, 100]).items()}
     {50: 100.0, 95: 344.0, 99: 388.8}
     >>> latency_percentiles([120, 80, 95, 400, 100], [50, 95], method="inverted_cdf")

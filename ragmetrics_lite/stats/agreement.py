@@ -30,7 +30,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from ._validation import RagMetricsWarning
+from .._validation import RagMetricsWarning
 
 __all__ = ["cohens_kappa", "fleiss_kappa", "rating_counts"]
 
@@ -88,17 +88,6 @@ def cohens_kappa(a, b, weights: str | None = None, labels=None) -> float:
     *positions* of the labels in ``labels`` (default: the sorted observed labels).
     Equals ``sklearn.metrics.cohen_kappa_score``. Notebook: ``17_human_evaluation``.
 
-    Cheat sheet:
-        Formula: κ = (p_o − p_e) / (1 − p_e), p_e from each rater's own label shares; weighted: 1 − Σ
-            w·O / Σ w·E
-        Range: [−1, 1] (1 perfect, 0 chance level)
-        Compares: two annotators' labels on the same items, beyond the agreement chance would give
-        Misses: whether the labels are right (both can agree on a wrong label); more than two raters;
-            swings with skewed labels
-        Use when: checking a labelling guideline or relevance judgments before trusting them; weighted
-            for ordinal grades
-        Notebook: 17_human_evaluation
-
     >>> round(cohens_kappa([3, 2, 0, 1, 3, 0], [3, 2, 1, 1, 2, 0]), 4)
     0.5714
     >>> round(cohens_kappa([0, 1, 3], [1, 3, 3], weights="linear"), 4)  # 1 -> 3 is one step here
@@ -147,17 +136,6 @@ def fleiss_kappa(counts) -> float:
     5 categories) gives P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210. The formula of
     ``statsmodels.stats.inter_rater.fleiss_kappa``. Build ``counts`` from raw labels with
     :func:`rating_counts`. Notebook: ``17_human_evaluation``.
-
-    Cheat sheet:
-        Formula: κ = (P̄ − P̄_e) / (1 − P̄_e), P_i = (Σ_j n_ij² − n) / (n(n − 1)), P̄_e = Σ_j p_j²
-            (pooled label shares)
-        Range: at most 1 (1 perfect, 0 chance level, negative below chance)
-        Compares: the labels of several raters per item (the same number per item), beyond chance
-        Misses: distances between ordinal grades (unweighted), which rater disagrees, whether labels are
-            right
-        Use when: three or more annotators, or crowd workers who differ from item to item, label each
-            item
-        Notebook: 17_human_evaluation
 
     >>> round(fleiss_kappa([[3, 0, 0], [0, 3, 0], [1, 1, 1], [0, 2, 1]]), 4)
     0.3182

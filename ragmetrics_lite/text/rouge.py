@@ -35,8 +35,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from . import _ngrams
-from ._validation import as_tokens, check_k
+from .._validation import as_tokens, check_k
+from ..fast.text import rouge_statistics
 from .tokenization import ngram_counts
 
 __all__ = ["Score", "LCS", "rouge_n", "rouge_l", "lcs", "rouge_scores"]
@@ -77,17 +77,6 @@ def rouge_n(candidate: list[str], reference: list[str], n: int) -> Score:
               P = \frac{\text{same overlap}}{\sum_g \mathrm{count}_{cand}(g)}
 
     ROUGE-N in the narrow sense is the recall. Derived in ``09_rouge_n.ipynb``.
-
-    Cheat sheet:
-        Formula: R = Σ_g min(count_cand(g), count_ref(g)) / Σ_g count_ref(g); P divides by the
-            candidate's n-grams; F1 = 2PR / (P + R)
-        Range: [0, 1] (each of P, R, F1)
-        Compares: the n-grams of a generated answer with a reference answer, as coverage (recall), with
-            P and F1
-        Misses: meaning and paraphrase, word order beyond n, padding (recall grows with length)
-        Use when: an answer must cover a reference's key content (summaries, key points), with one fixed
-            tokenizer, P and F1 beside R
-        Notebook: 09_rouge_n
 
     >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
     >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]
@@ -168,15 +157,6 @@ def rouge_l(candidate: list[str], reference: list[str]) -> Score:
 
     Derived in ``10_rouge_l.ipynb``.
 
-    Cheat sheet:
-        Formula: P = LCS / |cand|, R = LCS / |ref|, F1 = 2PR / (P + R); LCS = longest common subsequence
-        Range: [0, 1] (each of P, R, F1)
-        Compares: the longest in-order (gaps allowed) word sequence shared by a generated answer and a
-            reference
-        Misses: meaning; clauses in another order (only one in-order chain counts)
-        Use when: sentence-level order matters (summaries, steps), reported beside ROUGE-1 and ROUGE-2
-        Notebook: 10_rouge_l
-
     >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
     >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]
     >>> [round(x, 4) for x in rouge_l(cand, ref)]  # 5/12, 5/10
@@ -191,34 +171,16 @@ def rouge_l(candidate: list[str], reference: list[str]) -> Score:
     return Score(precision, recall, _fmeasure(precision, recall))
 
 
-def _fmeasures(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+def _score_columns(name: str, overlap: np.ndarray, candidate_total: np.ndarray,
+                   reference_total: np.ndarray) -> dict[str, np.ndarray]:
+    """Precision, recall and F1 columns, with the formulas of :func:`rouge_n` applied to arrays
+    (a total of 0 divides as 1, so an empty side gives 0)."""
+    precision = overlap / np.maximum(candidate_total, 1)
+    recall = overlap / np.maximum(reference_total, 1)
     total = precision + recall
-    out = np.zeros(len(total))
-    np.divide(2 * precision * recall, total, out=out, where=total > 0)
-    return out
-
-
-def _batch_lcs(tokens: _ngrams.Tokens, pairs: int, chunk: int = 256) -> np.ndarray:
-    """LCS length of every (candidate i, reference i): the row-at-a-time table of ``_lcs_table``,
-    filled for a chunk of pairs at once (pairs sorted by length, padding that never matches)."""
-    starts = np.cumsum(tokens.lengths) - tokens.lengths
-    lengths = np.empty(pairs, dtype=np.int64)
-    by_size = np.argsort(tokens.lengths[:pairs] * tokens.lengths[pairs:], kind="stable")
-    for group in np.array_split(by_size, max(1, -(-pairs // chunk))):
-        if len(group) == 0:
-            continue
-        cand_len, ref_len = tokens.lengths[group], tokens.lengths[pairs + group]
-        cand = np.full((len(group), int(cand_len.max(initial=0))), -1)
-        ref = np.full((len(group), int(ref_len.max(initial=0))), -2)
-        for matrix, first, size in ((cand, starts[group], cand_len), (ref, starts[pairs + group], ref_len)):
-            row, col = np.nonzero(np.arange(matrix.shape[1]) < size[:, None])
-            matrix[row, col] = tokens.ids[first[row] + col]
-        above = np.zeros((len(group), ref.shape[1] + 1), dtype=np.int64)
-        for i in range(cand.shape[1]):
-            best = np.where(ref == cand[:, i:i + 1], above[:, :-1] + 1, above[:, 1:])
-            above[:, 1:] = np.maximum.accumulate(best, axis=1)
-        lengths[group] = above[np.arange(len(group)), ref_len]
-    return lengths
+    fmeasure = np.zeros(len(total))
+    np.divide(2 * precision * recall, total, out=fmeasure, where=total > 0)
+    return {f"{name}_precision": precision, f"{name}_recall": recall, f"{name}_fmeasure": fmeasure}
 
 
 def rouge_scores(candidates: list[list[str]], references: list[list[str]], orders=(1, 2),
@@ -228,17 +190,9 @@ def rouge_scores(candidates: list[list[str]], references: list[list[str]], order
     One row per pair, columns ``rouge1_precision, rouge1_recall, rouge1_fmeasure,
     ..., rougeL_fmeasure``; each equals :func:`rouge_n` / :func:`rouge_l` of the pair
     (rouge-score's ``RougeScorer(["rouge1", "rouge2", "rougeL"]).score`` looped).
-    The n-grams of the whole batch are counted at once with numpy, and the LCS
-    tables of many pairs are filled together.
-
-    Cheat sheet:
-        Formula: rouge_n (for each order) and rouge_l of every (candidate, reference) pair, one row per
-            pair
-        Range: [0, 1] in every column
-        Compares: many generated answers with their references at once
-        Misses: what ROUGE-N and ROUGE-L miss
-        Use when: scoring a test set: the per-pair numbers of rouge_n and rouge_l, vectorised
-        Notebook: 09_rouge_n
+    The overlaps and LCS lengths come from the fast path
+    (``ragmetrics_lite.fast.text.rouge_statistics``, tested equal to the per-pair functions),
+    which counts the n-grams of the whole batch at once and fills many LCS tables together.
 
     >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
     >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]
@@ -255,28 +209,12 @@ def rouge_scores(candidates: list[list[str]], references: list[list[str]], order
         raise ValueError(f"got {len(candidates)} candidates but {len(references)} references: "
                          "one reference per candidate")
     orders = [check_k(n, name="n") for n in orders]
-    pairs = len(candidates)
-    tokens = _ngrams.token_stream(candidates + references)
+    stats = rouge_statistics(candidates, references, max(orders, default=0), with_lcs)
+    candidate_length, reference_length = stats["candidate_length"], stats["reference_length"]
     columns = {}
-    counted = {n: (sentence, code) for n, sentence, code in _ngrams.ngram_codes(tokens, max(orders, default=0))
-               if n in orders}
-    for n in orders:
-        sentence, code = counted[n]
-        width = int(code.max(initial=0)) + 1
-        ours = sentence < pairs
-        c_pair, c_code, c_count = _ngrams.counts(sentence[ours], code[ours])
-        r_pair, r_code, r_count = _ngrams.counts(sentence[~ours] - pairs, code[~ours])
-        _, in_c, in_r = np.intersect1d(c_pair * width + c_code, r_pair * width + r_code, return_indices=True)
-        overlap = np.bincount(c_pair[in_c], weights=np.minimum(c_count[in_c], r_count[in_r]), minlength=pairs)
-        grams = np.maximum(tokens.lengths - n + 1, 0)
-        precision = overlap / np.maximum(grams[:pairs], 1)
-        recall = overlap / np.maximum(grams[pairs:], 1)
-        columns.update({f"rouge{n}_precision": precision, f"rouge{n}_recall": recall,
-                        f"rouge{n}_fmeasure": _fmeasures(precision, recall)})
+    for n in orders:  # a text of L tokens has L - n + 1 n-grams
+        columns.update(_score_columns(f"rouge{n}", stats[f"overlap{n}"], candidate_length - n + 1,
+                                      reference_length - n + 1))
     if with_lcs:
-        length = _batch_lcs(tokens, pairs).astype(float)
-        precision = np.divide(length, tokens.lengths[:pairs], out=np.zeros(pairs), where=tokens.lengths[:pairs] > 0)
-        recall = np.divide(length, tokens.lengths[pairs:], out=np.zeros(pairs), where=tokens.lengths[pairs:] > 0)
-        columns.update({"rougeL_precision": precision, "rougeL_recall": recall,
-                        "rougeL_fmeasure": _fmeasures(precision, recall)})
+        columns.update(_score_columns("rougeL", stats["lcs"], candidate_length, reference_length))
     return pd.DataFrame(columns)

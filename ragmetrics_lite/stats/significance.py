@@ -42,7 +42,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._validation import check_k
+from .._validation import check_k
 
 __all__ = ["paired_permutation_test", "bootstrap_ci", "holm_rejections"]
 
@@ -109,16 +109,6 @@ def paired_permutation_test(a, b, n_resamples: int = 10_000, seed: int = 0) -> f
     :math:`(\text{count} + 1) / (\text{n\_resamples} + 1)`. Equals scipy's
     ``permutation_test(..., permutation_type="samples")`` (module docstring).
 
-    Cheat sheet:
-        Formula: T = mean(a_i − b_i); p = min(1, 2 min(Pr(T_s ≥ T), Pr(T_s ≤ T))) over sign flips s of
-            the differences
-        Range: (0, 1]
-        Compares: two systems' per-query scores on the same queries (paired)
-        Misses: the size of the gain (a tiny gain is significant on enough queries); many tests at once
-            (use Holm)
-        Use when: deciding whether B's mean gain over A on one query set is more than chance
-        Notebook: 16_ab_testing
-
     >>> paired_permutation_test([0.8, 0.9, 0.7, 1.0], [0.6, 0.5, 0.7, 0.6])  # 16 flips: exact
     0.25
     """
@@ -154,15 +144,6 @@ def bootstrap_ci(values, confidence: float = 0.95, n_resamples: int = 10_000,
     ``numpy.random.default_rng(seed).integers(0, n, (n_resamples, n))``, scipy's,
     so the interval equals ``scipy.stats.bootstrap`` with ``method="percentile"``.
 
-    Cheat sheet:
-        Formula: (q_(α/2), q_(1−α/2)) of the means of resamples drawn with replacement, α = 1 −
-            confidence
-        Range: within [min, max] of the values
-        Compares: one set of per-query scores (or paired differences) with resamples of itself
-        Misses: bias of an unrepresentative query set; too narrow on very few queries
-        Use when: reporting a mean score with an error bar; on paired differences, an interval for B − A
-        Notebook: 16_ab_testing
-
     >>> low, high = bootstrap_ci([0.2, 0.0, 0.4, 0.1, 0.3], n_resamples=1000)
     >>> round(low, 2), round(high, 2)
     (0.08, 0.32)
@@ -195,15 +176,6 @@ def holm_rejections(p_values, alpha: float = 0.05) -> np.ndarray:
     The chance of any false rejection stays at most ``alpha`` (as with Bonferroni's
     :math:`p \le \alpha/m`, which Holm never rejects less than). Returns a bool array
     in the order of ``p_values``.
-
-    Cheat sheet:
-        Formula: sort p_(1) ≤ … ≤ p_(m); reject H_(1)..H_(k−1), k the first step with p_(k) > α / (m − k
-            + 1)
-        Range: True or False per hypothesis
-        Compares: m p-values tested together (several metrics or systems)
-        Misses: effect sizes; it bounds the family-wise error, so it grows strict with many tests
-        Use when: several A/B comparisons at once, so that one lucky p < 0.05 is not called a win
-        Notebook: 16_ab_testing
 
     >>> holm_rejections([0.01, 0.04, 0.03, 0.2]).tolist()   # 0.01 <= 0.05/4; then 0.03 > 0.05/3
     [True, False, False, False]

@@ -1,0 +1,16 @@
+"""The fast engine: an optimisation of the named per-query functions, tested equal to them on random inputs.
+
+Nothing here defines a metric. Each function computes, for a whole batch at once and with numpy,
+what a function a learner reads computes for one item:
+
+* ``ranking``: the rank in trec_eval's order and the grade of every retrieved judged document of
+  every query, which the retrieval per-query functions (``ragmetrics_lite.retrieval.metrics``)
+  get from their ``retrieved`` list and ``relevant`` judgments;
+* ``kernels``: one kernel per retrieval metric over those ranks, each equal to the per-query function
+  its docstring names (``recall`` to ``recall_at_k``, ...).
+
+``tests/test_metric_table.py`` checks every kernel against its per-query function on random batches
+with ties, negative grades, unjudged documents and missing queries, and ``tests/test_speed_evaluate.py``
+checks that every input form and row order gives the same scores. The engine imports nothing from
+the modules that call it (``retrieval.evaluate``, ``retrieval.table``).
+"""
