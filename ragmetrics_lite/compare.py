@@ -23,22 +23,21 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import warnings
 
-import numpy as np
 import pandas as pd
 
 from . import compare_inputs as inputs
-from .batch import evaluate
 from .compare_report import FORMATS
-from .latency import latency_percentiles
-from .metric_table import DEFAULT_METRICS
-from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
+from .retrieval.table import DEFAULT_METRICS
+from .stats.latency import latency_percentiles
+from .stats.significance import bootstrap_ci, holm_rejections, paired_permutation_test
 
-__all__ = ["add_arguments", "run", "main", "EXACT_LIMIT"]
+__all__ = ["add_arguments", "run", "main", "DESCRIPTION", "EXACT_LIMIT"]
 
 EXACT_LIMIT = 16  # up to 2**16 = 65,536 sign patterns are enumerated: an exact p-value, cheap
 WORST_SHOWN = 3
+DESCRIPTION = ("Is CANDIDATE_RUN worse than BASELINE_RUN? Exit status 0 no gate tripped, 1 a gate tripped, "
+               "2 bad input, 3 an unexpected error.")
 REPORT_TO = "report it to the maintainers with the command line and this message (it is not a verdict)"
 
 
@@ -76,8 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """``compare`` on its own: parse ``argv`` and :func:`run`; returns the exit status."""
-    parser = add_arguments(argparse.ArgumentParser(
-        prog="ragmetrics-lite compare", description="Is CANDIDATE_RUN worse than BASELINE_RUN? Exit 1 if so."))
+    parser = add_arguments(argparse.ArgumentParser(prog="ragmetrics-lite compare", description=DESCRIPTION))
     return run(parser.parse_args(argv))
 
 

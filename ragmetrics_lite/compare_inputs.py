@@ -31,8 +31,8 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from .batch import evaluate
-from .metric_table import DEFAULT_METRICS
+from .retrieval.evaluate import evaluate
+from .retrieval.table import DEFAULT_METRICS
 from .trec_io import read_jsonl, read_qrels, read_run
 
 __all__ = ["Prepared", "Progress", "prepare", "read_durations", "read_judged", "judge_agreement"]

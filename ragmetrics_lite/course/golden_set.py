@@ -72,8 +72,8 @@ def _given_answers(answers: dict, ids: pd.Index) -> dict[str, list[str]]:
     for query_id, given in answers.items():
         pair = isinstance(given, list) and len(given) == 2 and all(isinstance(text, str) for text in given)
         if query_id not in ids or not pair:
-            raise ValueError("answers given in place of answers.jsonl (notebook 18's e2e_questions) must map "
-                             f"query ids of the golden set to [an answer, a reference answer], got {query_id!r}: {given!r}")
+            raise ValueError("answers given in place of answers.jsonl (notebook 18's e2e_questions) must map query "
+                             f"ids of the golden set to [an answer, a reference answer], got {query_id!r}: {given!r}")
     return dict(answers)
 
 
