@@ -94,9 +94,10 @@ def _aligned(header: list[str], rows: list[list[str]]) -> list[str]:
             for row in [header, *rows]]
 
 
-def _wrapped(*paragraphs: str) -> list[str]:
-    """Each paragraph as lines of at most 100 columns, continuation lines indented."""
-    return [line for text in paragraphs for line in textwrap.wrap(text, 100, subsequent_indent="  ")]
+def _wrapped(*paragraphs: str, indent: str = "") -> list[str]:
+    """Each paragraph as lines of at most 100 columns, continuation lines indented two more spaces."""
+    return [line for text in paragraphs
+            for line in textwrap.wrap(text, 100, initial_indent=indent, subsequent_indent=indent + "  ")]
 
 
 def as_text(report: dict) -> str:
@@ -116,7 +117,7 @@ def as_text(report: dict) -> str:
     lines += ["", "Worst-hit queries:" if parts["worst"] else "No query lost on any metric."]
     lines += [f"  {line}" for line in parts["worst"]]
     lines += _wrapped(*[f"Note: {note}" for note in report["notes"]], *[f"Warning: {w}" for w in report["warnings"]])
-    lines += ["", f"Verdict: {parts['verdict']}"] + [f"  {reason}" for reason in report["tripped"]]
+    lines += ["", f"Verdict: {parts['verdict']}", *_wrapped(*report["tripped"], indent="  ")]
     return "\n".join(lines) + "\n"
 
 

@@ -219,7 +219,7 @@ def test_judged_metrics_warn_unless_gated_beside_the_judges_agreement(capsys, ju
     freeze = json.loads((ROOT / "data" / "triad" / "judge_freeze.json").read_text(encoding="utf-8"))
     kappa = freeze["heldout"]["faithfulness"]["kappa"]
     assert status == 0
-    assert f"faithfulness: judged by LexicalJudge, whose held-out agreement with the labels is" in flat
+    assert "faithfulness: judged by LexicalJudge, whose held-out agreement with the labels is" in flat
     assert f"kappa {kappa:.3f} on 128 items" in flat
     assert "Warning: faithfulness: the mean dropped by 0.4000" in flat
     assert run(capsys, *argv, "--gate-judged")[0] == 1
