@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import wraps
 from typing import NamedTuple
 
 import numpy as np
@@ -40,26 +41,32 @@ class Metric(NamedTuple):
 
 
 # --------------------------------------------------------------------------- per-query functions, one signature
+# Each adapter carries its metric function's name and docstring (``functools.wraps``), so the table
+# names the function a learner reads (``inspect.unwrap(Metric.per_query)``).
 def _with_level(function: Callable) -> Callable:
     """``function(relevant, retrieved, k, relevance_level)``, the signature every ``per_query`` has."""
+    @wraps(function)
     def per_query(grades, ranking, k, relevance_level):
         return function(grades, ranking, k, relevance_level=relevance_level)
-    per_query.__name__ = function.__name__
     return per_query
 
 
+@wraps(metrics.r_precision)
 def _r_precision(grades, ranking, k, relevance_level):
     return metrics.r_precision(grades, ranking, relevance_level=relevance_level)
 
 
+@wraps(metrics.ndcg_at_k)
 def _ndcg(grades, ranking, k, relevance_level):
     return metrics.ndcg_at_k(grades, ranking, k)  # graded: no relevance level
 
 
+@wraps(metrics.judged_at_k)
 def _judged(grades, ranking, k, relevance_level):
     return metrics.judged_at_k(grades, ranking, k)  # judged or not: no relevance level
 
 
+@wraps(metrics.dcg_at_k)
 def _dcg(grades, ranking, k, relevance_level):
     return metrics.dcg_at_k([grades.get(doc, 0) for doc in ranking], k)
 
