@@ -144,12 +144,8 @@ def stdout_under_hash_seeds(code: str, seeds: tuple[str, ...] = ("0", "12345")) 
 
 
 def exercise_module(exercise):
-    """The module ``qNN_<topic>.py`` of a registered exercise.
-
-    ``import ragmetrics_lite.exercises.q01_recall as m`` would give the exercise
-    itself: the package re-exports it under the module's name.
-    """
-    return importlib.import_module(f"ragmetrics_lite.exercises.{exercise.name}")
+    """The module ``qNN_<topic>.py`` of a registered exercise."""
+    return importlib.import_module(f"ragmetrics_lite.course.exercises.{exercise.name}")
 
 
 def wrong_answer(exercise, phrase):
@@ -171,7 +167,7 @@ def wrong_answers(namespace):
 def assert_wrong_answer_diagnosed(function):
     """A learner's wrong ``function`` fails on the first case it gets wrong, with the expected value
     the reference gives there and the diagnosis its :func:`wrong_answer` mark asks for."""
-    from ragmetrics_lite.exercises._checker import show
+    from ragmetrics_lite.course.exercises._checker import show
 
     exercise, phrase = function.wrong_answer_to
     result = exercise.evaluate(function)
