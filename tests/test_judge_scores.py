@@ -3,10 +3,11 @@
 data/triad/judge_scores.json (scripts/score_judges.py) holds, for round 3's held-out items and each
 of its two halves, both judges' accuracy and Cohen's kappa with 95 % bootstrap intervals, and their
 pairwise agreement on the WikiEval pairs. These tests recompute the figures and fail when one
-drops below its record, and hold every held-out accuracy to the bar: at least the majority label's
-share + 0.10. A figure that was below the bar when first scored is a strict xfail quoting it, so
-the day the judge clears the bar the XPASS fails and the entry must go. Run with ``pytest -s`` to
-see the figures. The labels were written by model sessions following a written guideline
+drops below its record, and hold the judge each metric uses by default (``judge=None``) to the bar
+on the held-out items and on each labeller's half: accuracy at least the majority label's share +
+0.10. The other judge's figures are reported and guarded by their record only: a judge is not the
+default where it agrees less (embedding faithfulness and lexical context relevancy on one half are
+below the bar, as ``judge_scores.json`` records). Run with ``pytest -s`` to see the figures. The labels were written by model sessions following a written guideline
 (data/triad/README.md); WikiEval's preferred members come from its construction (data/external/README.md).
 """
 import json
@@ -66,14 +67,18 @@ def test_heldout_figures_equal_the_recorded_ones(task, judge, part):
         assert found[key] == pytest.approx(recorded[key], abs=1e-12)
 
 
-@pytest.mark.parametrize("task, judge, part", [
-    pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=f"below the bar when scored: {BELOW[case]}"))
-    if case in BELOW else case
-    for case in CASES
-])
-def test_heldout_accuracy_clears_the_majority_by_ten_points(task, judge, part):
-    found = _figures(task, judge, part)
+@pytest.mark.parametrize("part", PARTS)
+@pytest.mark.parametrize("task", TRIAD_TASKS)
+def test_the_default_judge_clears_the_majority_by_ten_points(task, part):
+    found = _figures(task, SCORES["default_judge"][task], part)
     assert found["accuracy"] >= found["majority_share"] + 0.10 - 1e-9
+
+
+def test_the_figures_below_the_bar_are_the_recorded_ones_and_none_is_a_default():
+    below = {(task, judge, part) for task, judge, part in CASES
+             if _figures(task, judge, part)["accuracy"] < _figures(task, judge, part)["majority_share"] + 0.10 - 1e-9}
+    assert below == set(BELOW)
+    assert all(SCORES["default_judge"][task] != judge for task, judge, _ in below)
 
 
 def test_the_halves_are_the_two_labellers_halves():
