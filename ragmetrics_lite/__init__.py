@@ -3,7 +3,7 @@
 Retrieval metrics agree with trec_eval per query (``retrieval``: the per-query functions in
 ``retrieval.metrics``, ``evaluate`` in ``retrieval.evaluate`` over the metric table in
 ``retrieval.table``, computed by the fast engine in ``fast``); TREC files are read by ``trec_io``;
-exercises for the notebooks live in ``ragmetrics_lite.exercises``.
+exercises for the notebooks live in ``ragmetrics_lite.course.exercises``.
 """
 from ._validation import RagMetricsWarning
 from .retrieval.evaluate import evaluate
@@ -58,6 +58,7 @@ from . import triad
 from .triad import (
     AGREEMENT_BAR,
     TRIAD_TASKS,
+    EmbeddingJudge,
     Judge,
     LexicalJudge,
     LLMJudge,
@@ -138,6 +139,7 @@ __all__ = [
     "Verdict",
     "Judge",
     "LexicalJudge",
+    "EmbeddingJudge",
     "LLMJudge",
     "LLMReplyError",
     "openai_compatible_complete",

@@ -9,8 +9,9 @@ what a function a learner reads computes for one item:
 * ``kernels``: one kernel per retrieval metric over those ranks, each equal to the per-query function
   its docstring names (``recall`` to ``recall_at_k``, ...);
 * ``text``: n-gram counts, BLEU's per-segment statistics and the longest common subsequence for a
-  whole batch of token lists, equal to ``ragmetrics_lite.text.bleu``'s segment statistics and ``rouge_n``/``rouge_l`` per
-  item (``corpus_bleu`` sums the statistics as sacrebleu does; ``rouge_scores`` uses the LCS).
+  whole batch of token lists, equal per item to ``ragmetrics_lite.text.bleu``'s segment statistics
+  and to ``rouge_n``/``rouge_l``
+  (``corpus_bleu`` sums the statistics as sacrebleu does; ``rouge_scores`` uses the LCS).
 
 ``tests/test_metric_table.py`` checks every kernel against its per-query function on random batches
 with ties, negative grades, unjudged documents and missing queries, and ``tests/test_speed_evaluate.py``
