@@ -1,7 +1,8 @@
 """data/external/ragchecker/scores.csv, the file notebook 19 reads, against scripts/meta_eval_scores.py.
 
 Scoring all 560 responses takes about a minute, so a seeded sample of instances is recomputed and
-compared with the file; the recipe's tokens are compared with the suite's private copy of jieba's
+compared with the file (the embedding cosine for one instance, since the model's start-up costs more
+than the scoring); the recipe's tokens are compared with the suite's private copy of jieba's
 tokenizer (the script compares them with ``jieba.lcut`` itself when it writes the file); and the
 file's recipe columns must reproduce the paper's BLEU-avg and ROUGE-L rows, the figures the notebook
 asserts.
@@ -46,6 +47,15 @@ def test_a_seeded_sample_is_recomputed():
     assert (found["model"] == stored["model"]).all()
     for column in LEXICAL:
         assert np.allclose(found[column], stored[column], rtol=0, atol=1e-12), column
+
+
+def test_a_seeded_embedding_cosine_is_recomputed():
+    # one instance: the sentence model loads once for it (about 1.5 s of CPU), these texts are not in the cache
+    instance = RECORDS[2 * SAMPLE[0]]
+    found = script.embedding_scores([instance[side]["response"] for side in script.RESPONSES],
+                                    [instance["gt_answer"]] * len(script.RESPONSES))
+    stored = SCORES.loc[SCORES["instance"] == SAMPLE[0], "embedding"].to_numpy()
+    assert np.allclose(found, stored, rtol=0, atol=1e-7)
 
 
 def test_the_recipe_tokens_are_jiebas_with_whitespace_kept():

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .paths import data_path
+
 __all__ = ["ASPECTS", "WIKIEVAL_FILES", "RAGCHECKER_TABLE2", "RAGCHECKER_WITHIN_ONE", "WIKIEVAL_TABLE1",
            "letters", "ragchecker_pairs", "wikieval_members"]
 
@@ -69,10 +71,12 @@ def letters(text: str) -> str:
     return re.sub(r"[^A-Za-z]", "", text)
 
 
-def ragchecker_pairs(folder) -> pd.DataFrame:
+def ragchecker_pairs(folder=None) -> pd.DataFrame:
     """RAGChecker's 280 instances: domain, query, reference, both responses and their systems, and
-    the labels ``A <aspect>`` and ``B <aspect>`` of the two annotators (module docstring)."""
-    records = json.loads((Path(folder) / "human_labeled_data.json").read_text(encoding="utf-8"))
+    the labels ``A <aspect>`` and ``B <aspect>`` of the two annotators (module docstring). ``folder``:
+    ``data/external/ragchecker`` by default."""
+    folder = Path(folder) if folder is not None else data_path("external/ragchecker")
+    records = json.loads((folder / "human_labeled_data.json").read_text(encoding="utf-8"))
     first, second = records[0::2], records[1::2]
     if len(first) != len(second) or any(a["instance_id"] != b["instance_id"] for a, b in zip(first, second)):
         raise ValueError("human_labeled_data.json must hold each instance in two adjacent records")
@@ -113,10 +117,11 @@ def _recorded(members: pd.DataFrame, judge_scores, ff_questions: list[str]) -> p
     return members
 
 
-def wikieval_members(folder, judge_scores=None) -> pd.DataFrame:
+def wikieval_members(folder=None, judge_scores="triad/judge_scores.json") -> pd.DataFrame:
     """One row per member of every WikiEval pair: ``metric``, ``question``, ``label``, ``text``,
-    ``better``, ``ragas_llama3`` and, given ``judge_scores``, ``lexical`` and ``embedding``."""
-    folder = Path(folder)
+    ``better``, ``ragas_llama3`` and, unless ``judge_scores`` is None, ``lexical`` and ``embedding``.
+    ``folder``: ``data/external/wikieval`` by default; ``judge_scores``: a path in ``data/`` or in full."""
+    folder = Path(folder) if folder is not None else data_path("external/wikieval")
     frames = {file: pd.read_csv(folder / f"{file}.csv") for file in WIKIEVAL_FILES}
     better = _better_keys(frames)
     tables = []
@@ -133,5 +138,6 @@ def wikieval_members(folder, judge_scores=None) -> pd.DataFrame:
     columns = ["metric", "question", "label", "text", "better", "ragas_llama3"]
     members = pd.concat(tables, ignore_index=True)[columns]
     if judge_scores is not None:
-        members = _recorded(members, judge_scores, frames["ff"]["question"].drop_duplicates().tolist())
+        questions = frames["ff"]["question"].drop_duplicates().tolist()
+        members = _recorded(members, data_path(judge_scores), questions)
     return members
