@@ -31,12 +31,17 @@ generated file differs from what the build would write (or is missing, or has no
 
 **Rules of a translation** (``quality_problems``): the same numbers written as digits, formulas
 (``$…$``, ``$$…$$``), inline code, HTML tags, link targets, identifiers (``q1``, ``pytrec_eval``,
-``LexicalJudge``) and cut-offs (``@5``, ``@K``) as the English; every glossary term
-(``docs/glossary.md``) the English uses appears under its Chinese name (a name such as MRR or BLEU
-may also stay as it is); interview cards keep their question line and both answers, the English
-answer word for word; the same headings; a comment block beside code keeps its number of lines; no
-code line wider than 120 columns. A translator's comment ``allow: TOKEN`` exempts one token (a term
-or number used in another sense) in that entry.
+``LexicalJudge``) and cut-offs (``@5``, ``@K``) as the English, read past English grammar: a possessive
+is its name (``trec_eval's``), an ordinal its digits (``19th``), a compound of words and a number only
+its number (``top-3``, ``rank-100``, ``1-based``: 前 3 个 keeps the 3). Every glossary term
+(``docs/glossary.md``) the English uses as a noun appears under its Chinese name (a name such as MRR
+or BLEU may also stay as it is; a space or hyphen of a term matches either, "top K" as ``top-K``;
+where judge, rank, gain or discount is a verb, "MRR judges the list", it is not a use). What an
+interview card keeps in English word for word (its English question and answer) is not scanned for
+terms; cards keep their question line and both answers, the English answer word for word. The
+translation keeps the same headings; a comment block beside code keeps its number of lines; no code
+line is wider than 120 columns. A translator's comment ``allow: TOKEN`` exempts one token (a term or
+number used in another sense) in that entry.
 """
 from __future__ import annotations
 
@@ -453,13 +458,38 @@ CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
 TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
 TARGET = re.compile(r"(?<=\]\()[^)\s]+|(?<=href=\")[^\"]+|(?<=src=\")[^\"]+|https?://[^\s)>\"]+")
 CUT_OFF = re.compile(r"(?<=\w)@\w+")
-TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.'\-]*[A-Za-z0-9_]|[A-Za-z0-9_]")
-NUMBER = re.compile(r"\d+(?:\.\d+)?(?:st|nd|rd|th)?")
+TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.'’\-]*[A-Za-z0-9_]|[A-Za-z0-9_]")
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+COMPOUND_WORD = re.compile(r"[A-Za-z][a-z]*")  # a word of a word–number compound: top, Top, based; not ROUGE
 CHINESE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
-def literal_parts(text: str) -> dict[str, set[str]]:
-    """What a translation must keep as it is, by kind.
+def normalised(token: str) -> list[str]:
+    """What a word of prose must keep in a translation: its numbers and its identifier, not its English grammar.
+
+    A possessive is the name (``trec_eval's`` is ``trec_eval``), an ordinal or a plural after a digit is the
+    digits (``19th``, ``P95s``), and a compound of plain words and numbers (``top-3``, ``rank-100``,
+    ``1-based``, ``3-versus-0``) is only its numbers: Chinese says 前 3 个 or 第 100 位, and the number must
+    still be there. A name with a number (``ROUGE-1``, ``BLEU-4``, ``q1-q3``) stays whole.
+
+    >>> [normalised(t) for t in ("trec_eval's", "q3’s", "ROUGE-1's", "19th", "P95s", "0.5s", "ROUGE-1", "q1-q3")]
+    [['trec_eval'], ['q3'], ['ROUGE-1'], ['19'], ['P95'], ['0.5'], ['ROUGE-1'], ['q1-q3']]
+    >>> [normalised(t) for t in ("top-3", "rank-100", "grade-1", "1-based", "3-versus-0", "6-grams", "1st-ranked")]
+    [['3'], ['100'], ['1'], ['1'], ['3', '0'], ['6'], ['1']]
+    """
+    token = re.sub(r"['’]s$", "", token.rstrip("."))
+    parts = [ORDINAL.sub(r"\1", part) if ORDINAL.fullmatch(part) else part for part in token.split("-")]
+    numbers = [part for part in parts if NUMBER.fullmatch(part)]
+    if len(parts) > 1 and numbers and len(numbers) < len(parts) and all(
+            NUMBER.fullmatch(part) or COMPOUND_WORD.fullmatch(part) for part in parts):
+        return numbers
+    token = parts[0] if len(parts) == 1 else token
+    return [token[:-1] if re.fullmatch(r".*\ds", token) else token]
+
+
+def literal_parts(text: str, exempt: set[str] = frozenset()) -> dict[str, set[str]]:
+    """What a translation must keep as it is, by kind (a word in ``exempt`` is not counted, as written).
 
     >>> parts = literal_parts("Recall@5 of `q1` is $2/3$ at rank 3 in [01](01_recall_at_k.ipynb); see pytrec_eval.")
     >>> sorted(parts["formula"]), sorted(parts["code"]), sorted(parts["cut-off"]), sorted(parts["number"])
@@ -468,7 +498,8 @@ def literal_parts(text: str) -> dict[str, set[str]]:
     (['01_recall_at_k.ipynb'], ['pytrec_eval'])
     """
     parts, text = _split_literals(text)
-    tokens = [token.rstrip(".") for token in TOKEN.findall(text)]
+    words = [word.rstrip(".") for word in TOKEN.findall(text)]
+    tokens = [token for word in words if word not in exempt for token in normalised(word)]
     parts["number"] = {token for token in tokens if NUMBER.fullmatch(token)}
     parts["identifier"] = {token for token in tokens if not NUMBER.fullmatch(token) and (
         "_" in token or re.search(r"[a-z][A-Z]", token) or (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)))}
@@ -479,11 +510,15 @@ LITERALS = (("link", TARGET), ("code", CODE_SPAN), ("formula", FORMULA), ("tag",
 
 
 def _split_literals(text: str, kinds=LITERALS) -> tuple[dict[str, set[str]], str]:
-    """Link targets, code spans, formulas, tags and cut-offs of ``text``, and the prose left without them."""
+    """Link targets, code spans, formulas, tags and cut-offs of ``text``, and the prose left without them.
+
+    Each literal becomes as many spaces (its line breaks kept), so a place in the prose is the same place in
+    ``text``: a problem can quote the English around a term.
+    """
     parts: dict[str, set[str]] = {}
     for kind, pattern in kinds:
         parts[kind] = {match.group(0) for match in pattern.finditer(text)}
-        text = pattern.sub(" ", text)
+        text = pattern.sub(lambda match: re.sub(r"[^\n]", " ", match.group(0)), text)
     return parts, text
 
 
@@ -499,7 +534,7 @@ def literal_problems(english: str, chinese: str, exempt: set[str] = frozenset())
     >>> literal_problems("MRR is 0.611 for `q1`", "`q1` 的 MRR 为 0.661")
     ['number: 0.611 only in the English; 0.661 only in the translation']
     """
-    mine, theirs = literal_parts(english), literal_parts(chinese)
+    mine, theirs = literal_parts(english, exempt), literal_parts(chinese, exempt)
     problems = []
     for kind in ("number", "formula", "code", "tag", "link", "identifier", "cut-off"):
         lost, added = sorted(mine[kind] - theirs[kind] - exempt), sorted(theirs[kind] - mine[kind] - exempt)
@@ -530,6 +565,12 @@ def _forms(cell: str, keep) -> list[list[str]]:
     return terms
 
 
+# Chinese that running text writes for a glossary term besides its glossary name: "the top K results" is
+# 前 K 个结果 as often as Top-K 结果 (the catalogues of 00-07 use both). Kept here, not in the glossary, because
+# a glossary name loses a trailing K (召回率@K is found as 召回率), which would leave a bare 前.
+RUNNING_TEXT_NAMES = {"top-K": frozenset({"前 K", "前K"})}
+
+
 def glossary_terms(path: Path) -> list[Term]:
     """Every English form of every glossary row, with the Chinese names it may be translated as."""
     terms = []
@@ -544,23 +585,30 @@ def glossary_terms(path: Path) -> list[Term]:
             allowed_names = names[i] if len(names) == len(english) else set().union(*names)
             for form in forms:
                 stays = bool(re.search(r"[A-Z0-9@]", form)) or form in cells[1] or form != forms[0]
-                terms.append(Term(form, frozenset(allowed_names), stays))
+                names_here = frozenset(allowed_names) | RUNNING_TEXT_NAMES.get(form, frozenset())
+                terms.append(Term(form, names_here, stays))
     return terms
 
 
 def _term_regex(term: Term) -> str:
-    """A regular expression for a term's uses: a name as written, a common noun in any case and number."""
-    core = re.sub(r"@[Kk]$", r"@(?:K|k|\\d+)", re.escape(term.english)).replace(r"\ ", r"[\s-]+")
+    """A regular expression for a term's uses: a name as written, a common noun in any case and number.
+
+    A space or hyphen of the term matches either (``top-K`` and "top K"); a name that starts in lower case
+    may start a sentence in upper case ("Top-K").
+    """
+    core = re.sub(r"@[Kk]$", r"@(?:K|k|\\d+)", re.escape(term.english))
+    core = re.sub(r"\\[ -]", lambda _: r"[\s-]+", core)
     if re.search(r"[A-Z0-9@]", term.english):
-        return rf"(?<![\w@-]){core}(?![\w@-])"
+        first = f"[{core[0]}{core[0].upper()}]" if core[0].islower() else core[0]
+        return rf"(?<![\w@-]){first}{core[1:]}(?![\w@-])"
     plural = rf"{core[:-1]}(?:y|ies)" if core.endswith("y") else rf"{core}(?:s|es)?"
     return rf"(?i:(?<![\w@-]){plural}(?![\w@-]))"
 
 
 @functools.cache
 def _first_word(term: Term) -> str:
-    """The start every use of the term shares, in lower case ("quer" for query and queries)."""
-    word = re.split(r"[\s@]", term.english.lower())[0]
+    """The start every use of the term shares, in lower case ("quer" for query and queries, "top" for top-K)."""
+    word = re.split(r"[\s@-]", term.english.lower())[0]
     return word[:-1] if word.endswith("y") else word
 
 
@@ -571,6 +619,107 @@ def _terms_regex(terms: tuple[Term, ...]) -> tuple[re.Pattern, tuple[Term, ...]]
     return re.compile("|".join(f"(?P<t{i}>{_term_regex(term)})" for i, term in enumerate(ordered))), ordered
 
 
+# Glossary nouns that the suite's English also uses as verbs ("MRR judges this stage", "the retriever ranks
+# chunks", "grade 0 gains nothing", "kappa discounts the agreement"). A use of one of them counts only where
+# it is a noun, which its neighbours tell (is_verb): the glossary names things, and a verb's Chinese is
+# another word (评估, 排序), so asking for the noun's name there is a false alarm.
+ALSO_VERBS = frozenset({"judge", "rank", "gain", "discount"})
+# A word right after one of these is a verb: a subject pronoun, a modal or auxiliary, an adverb.
+BEFORE_A_VERB = frozenset("i you we they he she it who can cannot could will would should must may might "
+                          "do does did never also then".split())
+# A word right after one of these is a noun: a determiner, a number word, a preposition.
+BEFORE_A_NOUN = frozenset("a an the this that these those each every any some no its their our your his her "
+                          "one two three first last at by of in on per from for with into over under below "
+                          "above before after between than".split())
+# A verb's object starts with one of these ("judges the whole system", "judge what the generator sees",
+# "gains nothing").
+OPENS_AN_OBJECT = frozenset("a an the this that these those each every all both any no its their our your "
+                            "his her whether what which how nothing something anything everything more less".split())
+
+
+def is_verb(prose: str, start: int, end: int, nouns: frozenset[str] = frozenset()) -> bool:
+    """Whether the word ``prose[start:end]`` is a verb, told by its neighbours on its line (or the next).
+
+    A verb: right after a pronoun, modal or adverb of BEFORE_A_VERB. A noun: right after a determiner,
+    number word, preposition or possessive. Otherwise a verb when its object follows: a word that opens
+    one, for the -s form also a noun of ``nouns`` or a name ("ranks chunks", "ranks B"); the bare form
+    only where a subject can stand before it (nothing, "to", people or a plural), not an adjective ("the
+    smallest gain a test detects").
+
+    >>> def verb(text, word): return is_verb(text, text.index(word), text.index(word) + len(word), {"chunks"})
+    >>> [verb(t, w) for t, w in [("MRR judges this stage", "judges"), ("when you judge it", "judge"),
+    ...                          ("The retriever ranks chunks", "ranks"), ("BLEU ranks B first", "ranks"),
+    ...                          ("notes judge the stage", "judge"), ("Judge a gain by", "Judge")]]
+    [True, True, True, True, True, True]
+    >>> [verb(t, w) for t, w in [("the judges agree", "judges"), ("a query the judge missed", "judge"),
+    ...                          ("at rank 3", "rank"), ("LLM judges differ", "judges"), ("at ranks that", "ranks"),
+    ...                          ("smallest gain a test detects", "gain"), ("### Exponential gain\\nThe", "gain")]]
+    [False, False, False, False, False, False, False]
+    """
+    line_start = prose.rfind("\n", 0, start) + 1
+    heading = prose.startswith("#", line_start)  # a heading ends at its line: the next line is not its object
+    gap = r"[ \t]+" if heading else r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+    before = re.search(rf"(?:^|\s)([A-Za-z'’]+){gap}$", prose[max(0, start - 60):start])
+    after = re.match(rf"{gap}([A-Za-z]+)", prose[end:end + 60])
+    before, after = (before.group(1).lower() if before else ""), (after.group(1) if after else "")
+    if before in BEFORE_A_VERB:
+        return True
+    if before in BEFORE_A_NOUN or re.search(r"['’]s?$", before):
+        return False
+    if not prose[start:end].lower().endswith("s"):  # the bare form: a subject, or nothing, stands before a verb
+        return after.lower() in OPENS_AN_OBJECT and (before in ("", "to", "people") or before.endswith("s"))
+    return after.lower() in OPENS_AN_OBJECT | nouns or bool(re.fullmatch(r"[A-Z]+", after))
+
+
+@functools.cache
+def _nouns(terms: tuple[Term, ...]) -> frozenset[str]:
+    """The one-word glossary terms in lower case, singular and plural (what "ranks chunks" ranks)."""
+    words = {term.english.lower() for term in terms if re.fullmatch(r"[A-Za-z]+", term.english)}
+    plurals = {word[:-1] + "ies" if word.endswith("y") else word + "s" for word in words}
+    return frozenset(words | plurals)
+
+
+def without_kept_english(markdown: str) -> str:
+    """``markdown`` less what an interview card keeps in English word for word: each question line's English
+    question and each ``English:`` answer. The glossary rule reads only what is translated.
+
+    >>> card = "**Q1. 召回率是什么？** *(What is recall?)*\\n\\n<details>\\n\\n中文：比例。\\n\\nEnglish: A share.\\n"
+    >>> without_kept_english(card + "</details>").split("\\n")
+    ['**Q1. 召回率是什么？**', '', '<details>', '', '中文：比例。', '', '', '</details>']
+    """
+    lines = [f"**Q{match.group(1)}. {match.group('zh')}**" if (match := study_aids.CARD_QUESTION.match(line)) else line
+             for line in markdown.split("\n")]
+    answer = re.compile(r"^English\s*[：:].*?(?=\n\s*\n|\n</details>|\Z)", re.S | re.M)
+    return re.sub(r"<details>.*?</details>", lambda block: answer.sub("", block.group(0)), "\n".join(lines), flags=re.S)
+
+
+def glossary_uses(english: str, terms: list[Term]) -> dict[str, str]:
+    """Each glossary term (its English form) the English uses as a noun, with the words around its first use."""
+    english = without_kept_english(english)
+    prose = _split_literals(english, LITERALS[:-1])[1]  # cut-offs kept: Recall@5 is a use of Recall@K
+    lowered = prose.lower()  # only terms whose first word occurs can match: a much shorter pattern
+    candidates = tuple(term for term in terms if _first_word(term) in lowered)
+    if not candidates:
+        return {}
+    pattern, ordered = _terms_regex(candidates)
+    uses = {}
+    for match in pattern.finditer(prose):
+        term = ordered[int(match.lastgroup[1:])]
+        if term.english in uses or (term.english in ALSO_VERBS
+                                    and is_verb(prose, match.start(), match.end(), _nouns(tuple(terms)))):
+            continue
+        uses[term.english] = _around(english, match.start(), match.end())
+    return uses
+
+
+def _around(text: str, start: int, end: int, width: int = 24) -> str:
+    """The words of ``text`` around ``text[start:end]``, on one line, marked with … where cut."""
+    left = re.sub(r"^\S*\s", "", text[max(0, start - width):start]) if start > width else text[:start]
+    right = re.sub(r"\s\S*$", "", text[end:end + width]) if end + width < len(text) else text[end:]
+    shown = " ".join(f"{left}{text[start:end]}{right}".split())
+    return f"{'…' * (start > width)}{shown}{'…' * (end + width < len(text))}"
+
+
 def glossary_problems(english: str, chinese: str, terms: list[Term], exempt: set[str] = frozenset()) -> list[str]:
     """Glossary terms the English uses whose Chinese name the translation lacks (longest term wins).
 
@@ -578,23 +727,16 @@ def glossary_problems(english: str, chinese: str, terms: list[Term], exempt: set
     >>> glossary_problems("Query rewriting helps.", "查询改写有用。", terms)
     []
     >>> glossary_problems("Two queries.", "两个问题。", terms)
-    ["glossary: 'query' is used in the English, but the translation has none of 查询"]
+    ['glossary: \\'query\\' is used in the English ("Two queries."), but the translation has none of 查询']
     """
-    prose = _split_literals(english, LITERALS[:-1])[1]  # cut-offs kept: Recall@5 is a use of Recall@K
-    lowered = prose.lower()  # only terms whose first word occurs can match: a much shorter pattern
-    candidates = tuple(term for term in terms if _first_word(term) in lowered)
-    if not candidates:
-        return []
-    pattern, ordered = _terms_regex(candidates)
-    used = sorted({ordered[int(match.lastgroup[1:])].english for match in pattern.finditer(prose)})
     problems = []
-    for name in used:
+    for name, where in sorted(glossary_uses(english, terms).items()):
         same = [term for term in terms if term.english == name]  # "chunk" has two rows
         names = frozenset().union(*(term.chinese for term in same))
         stays = any(term.may_stay and re.search(_term_regex(term), chinese) for term in same)
         if name not in exempt and not stays and not any(zh in chinese for zh in names):
-            problems.append(f"glossary: {name!r} is used in the English, but the translation has none of "
-                            f"{', '.join(sorted(names))}")
+            problems.append(f"glossary: {name!r} is used in the English (\"{where}\"), but the translation has "
+                            f"none of {', '.join(sorted(names))}")
     return problems
 
 

@@ -213,8 +213,8 @@ def test_check_refuses_a_translation_that_breaks_the_rules(translated, capsys):
     code, out = run(translated, "--check", capsys=capsys)
     assert code == 1
     assert "cell intro (markdown): number: 0.5 only in the English; 0.6 only in the translation" in out
-    assert ("cell intro (markdown): glossary: 'query' is used in the English, but the translation has none of 查询"
-            in out)
+    assert ("cell intro (markdown): glossary: 'query' is used in the English (\"…of `q1` is 0.5: one query, two "
+            "relevant…\"), but the translation has none of 查询" in out)
     assert "cell code (comment 2): comments beside code: the translation has 2 lines, the English 1" in out
 
 
@@ -261,8 +261,86 @@ def test_glossary_terms_need_their_chinese_name_and_names_may_stay():
     assert zh_edition.glossary_problems("Each query's MRR.", "每个查询的 MRR。", terms) == []
     assert zh_edition.glossary_problems("Each query's MRR.", "每个查询的平均倒数排名。", terms) == []
     assert zh_edition.glossary_problems("Each query's MRR.", "每个问题的 MRR。", terms) == [
-        "glossary: 'query' is used in the English, but the translation has none of 查询"]
+        "glossary: 'query' is used in the English (\"Each query's MRR.\"), but the translation has none of 查询"]
     assert zh_edition.glossary_problems("Query rewriting first.", "先做查询改写。", terms) == []
+
+
+@pytest.mark.parametrize("english, chinese", [
+    ("trec_eval's conventions", "trec_eval 的约定"),
+    ("q3's NDCG@10 is low", "q3 的 NDCG@10 很低"),
+    ("q3’s NDCG@10 is low", "q3 的 NDCG@10 很低"),
+    ("that is ROUGE-1's F1", "这就是 ROUGE-1 的 F1"),
+])
+def test_a_possessive_is_the_identifier_it_belongs_to(english, chinese):
+    assert zh_edition.literal_problems(english, chinese) == []
+    assert zh_edition.literal_problems(english, "这就是它") != []  # the identifier itself must still be there
+
+
+@pytest.mark.parametrize("english, chinese", [
+    ("what can each top-3 metric see?", "每个前 3 位指标能看到什么？"),
+    ("the cut-off drops the rank-100 hit", "截断位置丢掉了第 100 位的命中"),
+    ("a grade-1 document no longer counts", "等级为 1 的文档不再计入"),
+    ("the 1-based rank of the first hit", "第一个命中的排名（从 1 开始计）"),
+    ("the 19th of 20 values", "20 个值中的第 19 个"),
+])
+def test_a_word_number_compound_needs_its_number_not_its_english(english, chinese):
+    assert zh_edition.literal_problems(english, chinese) == []
+    number = [token for token in zh_edition.TOKEN.findall(english) if any(ch.isdigit() for ch in token)][0]
+    lost = zh_edition.literal_problems(english, chinese.replace(zh_edition.normalised(number)[0], "几"))
+    assert [problem.split(":")[0] for problem in lost] == ["number"], lost  # the number is still required
+
+
+def test_a_name_with_a_number_stays_an_identifier_and_old_allow_comments_still_exempt():
+    assert zh_edition.literal_problems("ROUGE-1 and BLEU-4", "ROUGE 和 BLEU-4") == [
+        "identifier: ROUGE-1 only in the English"]
+    # catalogues written before compounds were read by their numbers exempt the compound (and its number)
+    assert zh_edition.literal_problems("the top-3 metrics", "前三个指标", {"top-3"}) == []
+    assert zh_edition.literal_problems("a grade-1 document", "等级 1 的文档", {"grade-1", "1"}) == []
+
+
+@pytest.mark.parametrize("english, chinese", [
+    ("**End-to-end evaluation** judges the whole system as a user meets it.", "**端到端评估**把整个系统当作整体评价。"),
+    ("when you judge the retriever", "在评价检索器时"),
+    ("The retriever (检索器) ranks chunks (文本块) by score.", "检索器（检索器）按分数给文本块排序。"),
+    ("MRR judges this retrieval stage only.", "MRR 只评价这个检索阶段。"),
+    ("A grade-0 document gains nothing; kappa discounts the agreement chance alone gives.",
+     "等级为 0 的文档什么也得不到；kappa 扣除单靠随机就能达到的一致。"),
+])
+def test_a_glossary_noun_used_as_a_verb_needs_no_chinese_name(english, chinese):
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    assert zh_edition.glossary_problems(english, chinese, terms) == []
+
+
+@pytest.mark.parametrize("english, chinese, term", [
+    ("Three judges agree.", "三个评委意见一致。", "judge"),
+    ("The answer sits at rank 3.", "答案排在第 3 位。", "rank"),
+    ("the LLM judges differ", "大模型的看法不同", "judge"),
+    ("the smallest gain a test detects", "检验能发现的最小提升", "gain"),
+])
+def test_the_same_word_used_as_a_noun_still_needs_it(english, chinese, term):
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    assert [problem.split("'")[1] for problem in zh_edition.glossary_problems(english, chinese, terms)] == [term]
+
+
+def test_the_glossary_rule_skips_what_a_card_keeps_in_english():
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    card = ("## Interview questions\n\n**Q1. 空结果怎么算？** *(How do you count a query with no results?)*\n\n"
+            "<details><summary>Answer · 答案</summary>\n\n中文：算作未命中，分母是全部问题。\n\n"
+            "English: As a miss: the denominator is every judged query at rank K.\n\n</details>")
+    translation = card.replace("Interview questions", "面试问题")
+    assert zh_edition.glossary_problems(card, translation, terms) == []  # only the card's English says query
+    prose = card.replace("## Interview questions", "## Interview questions\n\nEach query counts.")
+    assert [p.split("'")[1] for p in zh_edition.glossary_problems(prose, translation + "每个都算。", terms)] == [
+        "query"]  # prose outside the card still needs 查询
+
+
+@pytest.mark.parametrize("english", ["Only the top K results count.", "Only the top-K results count.",
+                                     "Top K results count.", "Top-K results count."])
+def test_top_k_is_a_use_with_a_space_or_a_hyphen(english):
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    assert [p.split("'")[1] for p in zh_edition.glossary_problems(english, "只有头几个结果算数。", terms)] == ["top-K"]
+    for chinese in ("只有 Top-K 结果算数。", "只有前 K 个结果算数。", "只有前K个结果算数。"):
+        assert zh_edition.glossary_problems(english, chinese, terms) == [], chinese
 
 
 def test_interview_cards_keep_both_answers_the_english_one_word_for_word():
