@@ -3,6 +3,7 @@ notebooks and the gettext catalogues in ``i18n/zh_CN/``, so that a translation c
 
     python scripts/zh_edition.py                     # build notebooks/zh/ and docs/*.zh-CN.md
     python scripts/zh_edition.py --check             # exit 1 naming notebook and cell of each problem
+    python scripts/zh_edition.py --check 05 11       # only these notebooks' catalogues and pages, pending or not
     python scripts/zh_edition.py --update 05 docs    # start or refresh catalogues from the English
     python scripts/zh_edition.py --reading-time      # the Chinese edition's notebook table
 
@@ -27,7 +28,11 @@ link to a heading follows the heading's translation.
 
 **--check** exits 1, naming notebook and cell, when an English cell has no current translation (new,
 changed since it was translated, untranslated), when a translation breaks a rule below, or when a
-generated file differs from what the build would write (or is missing, or has no English source).
+generated file differs from what the build would write (or is missing, or has no English source). Each
+problem quotes what it is about: the words that changed, the term and the English around it, the
+heading, the line; a stale Chinese page names each cell that differs, and says so when only its links
+do (a page it links to was translated since it was built: the build relinks it). ``--check NN``
+checks only the named catalogues and their pages, a pending one too (a translator's work in progress).
 
 **Rules of a translation** (``quality_problems``): the same numbers written as digits, formulas
 (``$…$``, ``$$…$$``), inline code, HTML tags, link targets, identifiers (``q1``, ``pytrec_eval``,
@@ -48,6 +53,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import difflib
 import datetime
 import functools
 import importlib.util
@@ -403,14 +409,15 @@ def translations_of(units: list[Unit], catalogue: polib.POFile | None, where: st
         entry = entries.get(unit.context)
         name = f"{where}, {_label(unit)}"
         if entry is None:
-            problems.append(f"{name}: new English text with no catalogue entry; run {update}")
+            problems.append(f"{name}: new English text with no catalogue entry ({quoted(unit.text)}); run {update}")
         elif entry.msgid != unit.text:
-            problems.append(f"{name}: the English changed since the catalogue was updated; run {update}, "
-                            "then translate the entry marked fuzzy")
+            problems.append(f"{name}: the English changed since the catalogue was updated "
+                            f"({changed(entry.msgid, unit.text)}); run {update}, then translate the entry marked fuzzy")
         elif "fuzzy" in entry.flags:
-            problems.append(f"{name}: the English changed since it was translated (entry marked fuzzy)")
+            what = f" ({changed(entry.previous_msgid, entry.msgid)})" if entry.previous_msgid else ""
+            problems.append(f"{name}: the English changed since it was translated{what} (entry marked fuzzy)")
         elif not entry.msgstr:
-            problems.append(f"{name}: not translated yet")
+            problems.append(f"{name}: not translated yet ({quoted(unit.text)})")
         else:
             found[unit.context] = entry.msgstr
             problems += [f"{name}: {problem}" for problem in structure_problems(unit, entry.msgstr)]
@@ -435,19 +442,60 @@ def structure_problems(unit: Unit, translation: str) -> list[str]:
     if unit.fixed_lines and unit.text.count("\n") != translation.count("\n"):
         problems.append(f"comments beside code: the translation has {translation.count(chr(10)) + 1} lines, "
                         f"the English {unit.text.count(chr(10)) + 1}")
-    if unit.kind == "markdown" and [level for level, _ in headings(unit.text)] != [
-            level for level, _ in headings(translation)]:
-        problems.append("the translation's headings differ from the English ones in number or level")
-    going_further = [bool(reading_time.GOING_FURTHER.search(f"# {text}")) for _, text in headings(unit.text)]
-    if going_further != [bool(reading_time.GOING_FURTHER.search(f"# {text}")) for _, text in headings(translation)]:
+    mine, theirs = headings(unit.text), headings(translation)
+    if unit.kind == "markdown" and [level for level, _ in mine] != [level for level, _ in theirs]:
+        problems.append(f"the translation's headings differ from the English ones in number or level (English: "
+                        f"{_heading_list(mine)}; translation: {_heading_list(theirs)})")
+    ends = _ends_main_path
+    if [ends(text) for _, text in mine] != [ends(text) for _, text in theirs]:
+        pairs = [f"{en!r} → {zh!r}" for (_, en), (_, zh) in zip(mine, theirs) if ends(en) != ends(zh)]
         problems.append("a heading that ends the main path (Going further, appendix) must say 深入 or 附录 "
-                        "in the translation, and no other heading may (the reading time counts to it)")
+                        "in the translation, and no other heading may (the reading time counts to it)"
+                        + (f": {'; '.join(pairs)}" if pairs else ""))
     return problems
+
+
+def _ends_main_path(heading: str) -> bool:
+    """Whether a heading ends the main path (Going further, 深入, appendix): the reading time counts to it."""
+    return bool(reading_time.GOING_FURTHER.search(f"# {heading}"))
+
+
+def _heading_list(found: list[tuple[int, str]]) -> str:
+    return ", ".join(f"{'#' * level} {text}" for level, text in found) or "none"
+
+
+def quoted(text: str, width: int = 60) -> str:
+    """The start of ``text`` on one line, in quotes, cut with … after about ``width`` characters.
+
+    >>> quoted("## Going further\\n\\nThe helper's edge cases, one by one, each checked against pytrec_eval.")
+    '"## Going further The helper\\'s edge cases, one by one, each…"'
+    """
+    words = " ".join(text.split())
+    if len(words) <= width:
+        return f'"{words}"'
+    space = words.rfind(" ", 0, width + 1)  # cut at a space near the end, or mid-word (Chinese has no spaces)
+    return f'"{words[:space if space > width * 2 // 3 else width]}…"'
+
+
+def changed(old: str, new: str) -> str:
+    """The first words that differ between two versions of a text, with a word of context each side.
+
+    >>> changed("One query, two relevant documents.", "A single query, two relevant documents.")
+    '"One query," became "A single query,"'
+    >>> changed("one two three", "one two three four")
+    '"three" became "three four"'
+    """
+    a, b = old.split(), new.split()
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    _, i1, i2, j1, j2 = next(op for op in matcher.get_opcodes() if op[0] != "equal")
+    before, after = (max(i1 - 1, 0), max(j1 - 1, 0)) if i1 == i2 or j1 == j2 else (i1, j1)
+    return f"{quoted(' '.join(a[before:i2 + 1]))} became {quoted(' '.join(b[after:j2 + 1]))}"
 
 
 def long_lines(notebook) -> list[str]:
     """Code cells with a line wider than MAX_LINE columns once their comments are translated."""
-    return [f"cell {cell.get('id')} (comment): line {number} is {columns(line)} columns wide, over {MAX_LINE}"
+    return [f"cell {cell.get('id')} (comment): line {number} is {columns(line)} columns wide, over {MAX_LINE} "
+            f"({quoted(line.strip(), 50)})"
             for cell in notebook.cells if cell.cell_type == "code"
             for number, line in enumerate(_source(cell).splitlines(), start=1) if columns(line) > MAX_LINE]
 
@@ -766,9 +814,12 @@ def card_problems(english: str, chinese: str) -> list[str]:
     problems = []
     for (number, question, answer, _), (their_number, their_question, their_answer, has_chinese) in zip(mine, theirs):
         if (their_number, their_question) != (number, question):
-            problems.append(f"cards: Q{number}'s question line must keep its number and its English question")
+            problems.append(f"cards: Q{number}'s question line must keep its number and its English question "
+                            f"(Q{number}, {quoted(question)}; the translation has Q{their_number}, "
+                            f"{quoted(their_question)})")
         if their_answer != answer:
-            problems.append(f"cards: Q{number}'s English answer must stay word for word")
+            problems.append(f"cards: Q{number}'s English answer must stay word for word "
+                            f"({changed(answer, their_answer)})")
         if not has_chinese:
             problems.append(f"cards: Q{number} has no 中文： answer")
     return problems
@@ -904,49 +955,63 @@ def _update_command(name: str) -> str:
     return f"python scripts/zh_edition.py --update {name}"
 
 
-def read_item(paths: Paths, name: str, units: list[Unit], where: str, terms: list[Term]) -> Item:
-    """An item's current translations, and every problem of its catalogue: missing, stale or broken entries."""
+def read_item(paths: Paths, name: str, units: list[Unit], where: str, terms: list[Term] | None) -> Item:
+    """An item's current translations, and every problem of its catalogue: missing, stale or broken entries
+    (the rules of a translation only with ``terms``: --check NN skips them for the notebooks not named)."""
     catalogue = read_catalogue(paths.catalogue(name))
     found, problems = translations_of(units, catalogue, where, _update_command(name))
     entries = {entry.msgctxt: entry for entry in catalogue or [] if not entry.obsolete}
     quality = [f"{where}, {_label(unit)}: {problem}" for unit in units if unit.context in found
-               for problem in quality_problems(unit, entries[unit.context], terms)]
+               for problem in quality_problems(unit, entries[unit.context], terms)] if terms is not None else []
     return Item(name, where, units, found, problems, quality)
 
 
 class Edition(NamedTuple):
-    files: dict[Path, str]   # every file the build writes, with its text
-    problems: list[str]      # what --check reports
+    files: dict[Path, str]           # every file the build writes, with its text
+    problems: dict[str, list[str]]   # what --check reports, by item ("" for the pending list itself)
     pending: list[str]
-    owned: set[Path]         # the files it makes once every catalogue not pending is complete
+    owned: set[Path]                 # the files it makes once every catalogue not pending is complete
 
 
-def edition(paths: Paths = Paths(ROOT)) -> Edition:
-    """What the build would write, and every problem, without writing anything."""
-    waiting = pending(paths)
+def _read_items(paths: Paths, waiting: list[str], checked: frozenset[str] | None) -> tuple[dict, list[Item]]:
+    """The English notebooks read, and the items: every one not pending, and the pending ones in ``checked``.
+
+    The rules of a translation are checked for the items in ``checked`` (for all when it is None).
+    """
     english = {path.stem: path for path in reading_time.notebooks(paths.notebooks)}
-    problems = [f"i18n/zh_CN/pending.txt: {name!r} is neither a notebook nor {DOCS_ITEM!r}"
-                for name in waiting if name not in english and name != DOCS_ITEM]
     terms = glossary_terms(paths.docs / "glossary.md")
-    notebooks = {stem: nbformat.read(path, as_version=4) for stem, path in english.items() if stem not in waiting}
-    items = [read_item(paths, stem, notebook_units(notebook), f"notebooks/{stem}.ipynb", terms)
+    wanted = [name for name in [*english, DOCS_ITEM] if name not in waiting or name in (checked or ())]
+    rules = {name: terms if checked is None or name in checked else None for name in wanted}
+    notebooks = {stem: nbformat.read(english[stem], as_version=4) for stem in wanted if stem != DOCS_ITEM}
+    items = [read_item(paths, stem, notebook_units(notebook), f"notebooks/{stem}.ipynb", rules[stem])
              for stem, notebook in notebooks.items()]
-    if DOCS_ITEM not in waiting:
-        items.append(read_item(paths, DOCS_ITEM, docs_units(paths), f"i18n/zh_CN/{DOCS_ITEM}.po", terms))
+    if DOCS_ITEM in wanted:
+        items.append(read_item(paths, DOCS_ITEM, docs_units(paths), f"i18n/zh_CN/{DOCS_ITEM}.po", rules[DOCS_ITEM]))
+    return notebooks, items
+
+
+def edition(paths: Paths = Paths(ROOT), checked: frozenset[str] | None = None) -> Edition:
+    """What the build would write, and every problem, without writing anything (``checked``: _read_items)."""
+    waiting = pending(paths)
+    known = {path.stem for path in reading_time.notebooks(paths.notebooks)} | {DOCS_ITEM}
+    problems = {"": [f"i18n/zh_CN/pending.txt: {name!r} is neither a notebook nor {DOCS_ITEM!r}"
+                     for name in waiting if name not in known]}
+    notebooks, items = _read_items(paths, waiting, checked)
+    built = [item for item in items if item.name not in waiting]  # a pending item named by --check: no page
     anchors = {item.name: anchor_map([(unit.text, item.translations[unit.context]) for unit in item.units
                                       if unit.kind == "markdown" and unit.context in item.translations])
-               for item in items}
-    links = Links(paths, frozenset(item.name for item in items), anchors)
+               for item in built}
+    links = Links(paths, frozenset(item.name for item in built), anchors)
     files = {}
     for item in items:
-        problems += item.problems + item.quality
-        if item.problems or item.name == DOCS_ITEM:
+        problems[item.name] = item.problems + item.quality
+        if item.problems or item.name == DOCS_ITEM or item.name in waiting:
             continue
         chinese = translated_notebook(notebooks[item.name], item.translations, item.name, links)
-        problems += [f"{item.where}, {problem}" for problem in long_lines(chinese)]
+        problems[item.name] += [f"{item.where}, {problem}" for problem in long_lines(chinese)]
         files[paths.zh / f"{item.name}.ipynb"] = notebook_text(chinese)
-    files.update(_study_aids(paths, items, links))
-    owned = {paths.zh / f"{stem}.ipynb" for stem in notebooks}
+    files.update(_study_aids(paths, built, links))
+    owned = {paths.zh / f"{stem}.ipynb" for stem in notebooks if stem not in waiting}
     owned |= {paths.docs / f"{name}.zh-CN.md" for name in ZH_DOCS} if DOCS_ITEM not in waiting else set()
     return Edition(files, problems, waiting, owned | set(files))
 
@@ -976,18 +1041,63 @@ def stale_files(paths: Paths, result: Edition) -> tuple[list[Path], list[Path]]:
     return stale, orphans
 
 
+def page_differences(path: Path, text: str) -> list[str]:
+    """How a generated file differs from ``text``, what the build writes: for a notebook, cell by cell."""
+    if not path.exists():
+        return ["missing"]
+    old = path.read_text(encoding="utf-8")
+    if path.suffix != ".ipynb":
+        return [f"differs from what the build writes ({changed(old, text)})"]
+    try:
+        before = {cell.get("id"): cell for cell in nbformat.reads(old, as_version=4).cells}
+    except Exception as error:  # anything nbformat refuses: the build rewrites it whole
+        return [f"nbformat cannot read it ({type(error).__name__}); the build rewrites it"]
+    cells = nbformat.reads(text, as_version=4).cells
+    found = [f"cell {cell.get('id')} ({cell.cell_type}): " + (
+        _cell_difference(before[cell.get("id")], cell) if cell.get("id") in before else "missing")
+             for cell in cells if before.get(cell.get("id")) != cell]
+    found += [f"cell {cell_id}: not in the build" for cell_id in before.keys() - {cell.get("id") for cell in cells}]
+    return found or ["differs from what the build writes in its metadata or cell order"]
+
+
+def _cell_difference(before, after) -> str:
+    """What changed in a generated cell: only link targets (a linked page was translated since), or text."""
+    old, new = _source(before), _source(after)
+    if old == new:
+        return "its outputs or metadata differ from the English notebook's (was it re-executed?)"
+    targets = [(a, b) for a, b in zip(LINK_TARGET.findall(old), LINK_TARGET.findall(new)) if a != b]
+    if LINK_TARGET.sub("", old) == LINK_TARGET.sub("", new) and targets:
+        moved = ", ".join(f"{a[1]} → {b[1]}" for a, b in targets)
+        return (f"links {moved}: a page it links to has been translated, or went back to pending, since this "
+                "page was built")
+    return f"its text differs from what the build writes ({changed(old, new)})"
+
+
 # --------------------------------------------------------------------------- commands
+def resolve(paths: Paths, names: list[str]) -> list[str]:
+    """Notebook stems (or DOCS_ITEM) for names given as stems or two-digit numbers; ValueError for others."""
+    english = [path.stem for path in reading_time.notebooks(paths.notebooks)]
+    found = []
+    for name in names:
+        stem = next((stem for stem in english if stem == name or stem[:2] == name), name)
+        if stem != DOCS_ITEM and stem not in english:
+            raise ValueError(f"zh_edition: {name!r} is neither a notebook (stem or number) nor {DOCS_ITEM!r}")
+        found.append(stem)
+    return found
+
+
 def update(paths: Paths, names: list[str]) -> int:
     """Start or refresh catalogues (every one not pending, and every existing one, when none is named)."""
     english = {path.stem: path for path in reading_time.notebooks(paths.notebooks)}
     if not names:
         existing = {path.stem for path in paths.i18n.glob("*.po")}
         names = sorted(existing | ({*english, DOCS_ITEM} - set(pending(paths))))
-    for name in names:
-        stem = next((stem for stem in english if stem == name or stem[:2] == name), name)
-        if stem != DOCS_ITEM and stem not in english:
-            print(f"zh_edition: {name!r} is neither a notebook (stem or number) nor {DOCS_ITEM!r}", file=sys.stderr)
-            return 2
+    try:
+        stems = resolve(paths, names)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    for stem in stems:
         units = (docs_units(paths) if stem == DOCS_ITEM
                  else notebook_units(nbformat.read(english[stem], as_version=4)))
         where = "docs" if stem == DOCS_ITEM else f"notebooks/{stem}.ipynb"
@@ -1006,18 +1116,44 @@ def _shown(paths: Paths, path: Path) -> str:
     return path.relative_to(paths.root).as_posix() if path.is_relative_to(paths.root) else str(path)
 
 
-def check_or_build(paths: Paths, check: bool) -> int:
-    """--check: report, write nothing. Build: write what is complete, delete what has no source, report the rest."""
-    result = edition(paths)
+def _files_of(paths: Paths, names: list[str]) -> set[Path]:
+    """The generated files that belong to the named items: a notebook's Chinese page; docs' study aids."""
+    files = {paths.zh / f"{name}.ipynb" for name in names if name != DOCS_ITEM}
+    if DOCS_ITEM in names:
+        files |= {paths.docs / f"{name}.zh-CN.md" for name in ZH_DOCS} | {paths.root / README_ZH}
+    return files
+
+
+def report_files(paths: Paths, result: Edition, stale: list[Path], orphans: list[Path]) -> None:
+    """--check's lines for generated files: each stale one with what differs (at most 5 cells), each orphan."""
+    for path in stale:
+        shown, differences = _shown(paths, path), page_differences(path, result.files[path])
+        if differences == ["missing"]:
+            print(f"{shown}: missing; run python scripts/zh_edition.py")
+            continue
+        print(f"{shown}: differs from what the build writes; run python scripts/zh_edition.py")
+        for difference in differences[:5]:
+            print(f"{shown}{', ' if difference.startswith('cell ') else ': '}{difference}")
+        if len(differences) > 5:
+            print(f"{shown}: and {len(differences) - 5} more cells")
+    for path in orphans:
+        print(f"{_shown(paths, path)}: its English is gone or its catalogue is pending; the build deletes it")
+
+
+def check_or_build(paths: Paths, check: bool, chosen: list[str] | None = None) -> int:
+    """--check: report, write nothing (on the ``chosen`` items' catalogues and pages only, when given).
+    Build: write what is complete, delete what has no source, report the rest."""
+    result = edition(paths, frozenset(chosen) if chosen else None)
     stale, orphans = stale_files(paths, result)
-    for problem in result.problems:
+    if chosen:
+        mine = _files_of(paths, chosen)
+        stale, orphans = [path for path in stale if path in mine], [path for path in orphans if path in mine]
+    problems = [problem for name, found in result.problems.items() if not chosen or not name or name in chosen
+                for problem in found]
+    for problem in problems:
         print(problem)
     if check:
-        for path in stale:
-            print(f"{_shown(paths, path)}: differs from what the build writes, or is missing; "
-                  "run python scripts/zh_edition.py")
-        for path in orphans:
-            print(f"{_shown(paths, path)}: its English is gone or its catalogue is pending; the build deletes it")
+        report_files(paths, result, stale, orphans)
     else:
         for path in stale:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -1026,15 +1162,26 @@ def check_or_build(paths: Paths, check: bool) -> int:
         for path in orphans:
             path.unlink()
             print(f"{_shown(paths, path)}: deleted")
-    if result.pending:
-        print(f"zh_edition: {len(result.pending)} catalogues pending (i18n/zh_CN/pending.txt): "
-              f"{', '.join(result.pending)}", file=sys.stderr)
-    return 1 if result.problems or (check and (stale or orphans)) else 0
+    _report_pending(result.pending, chosen)
+    return 1 if problems or (check and (stale or orphans)) else 0
+
+
+def _report_pending(waiting: list[str], chosen: list[str] | None) -> None:
+    """On stderr: the catalogues pending, or which of the named ones are (checked, but no page is built)."""
+    named = [name for name in chosen or () if name in waiting]
+    if named:
+        print(f"zh_edition: {', '.join(named)} pending (i18n/zh_CN/pending.txt): the catalogue is checked; its "
+              "page is built once its line is deleted there", file=sys.stderr)
+    elif waiting and not chosen:
+        print(f"zh_edition: {len(waiting)} catalogues pending (i18n/zh_CN/pending.txt): "
+              f"{', '.join(waiting)}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 naming each problem; write nothing")
+    parser.add_argument("--check", nargs="*", metavar="NN",
+                        help="exit 1 naming each problem, write nothing; with notebook numbers or stems (or "
+                             "'docs'), only their catalogues and pages, pending or not")
     parser.add_argument("--update", nargs="*", metavar="NAME",
                         help="start or refresh catalogues: notebook stems or numbers, or 'docs'")
     parser.add_argument("--reading-time", action="store_true", help="print the Chinese edition's notebook table")
@@ -1050,7 +1197,12 @@ def main(argv: list[str] | None = None) -> int:
         translated = frozenset(path.stem for path in result.owned if path.parent == paths.zh)
         print(reading_table(paths, translations, Links(paths, translated, {})), end="")
         return 0
-    return check_or_build(paths, args.check)
+    try:
+        chosen = resolve(paths, args.check) if args.check else None
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return check_or_build(paths, args.check is not None, chosen)
 
 
 if __name__ == "__main__":

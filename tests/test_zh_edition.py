@@ -203,7 +203,72 @@ def test_check_fails_on_a_hand_edited_or_orphan_chinese_notebook(translated, cap
     code, out = run(translated, "--check", capsys=capsys)
     assert code == 1
     assert "notebooks/zh/01_recall.ipynb: differs from what the build writes" in out
+    assert ('notebooks/zh/01_recall.ipynb, cell code (code): its text differs from what the build writes '
+            '("截止 print(K)" became "截断位置 print(K)")') in out
     assert "notebooks/zh/02_gone.ipynb: its English is gone" in out
+
+
+def test_a_page_translated_later_leaves_the_pages_linking_to_it_stale_and_check_names_them(translated, capsys):
+    pending = translated / "i18n" / "zh_CN" / "pending.txt"
+    pending.write_text("00_map\ndocs\n", encoding="utf-8")
+    assert run(translated, capsys=capsys)[0] == 0  # 01 is built while 00 is pending: its link goes to the English
+    pending.write_text("docs\n", encoding="utf-8")  # 00's translation lands later
+    code, out = run(translated, "--check", capsys=capsys)
+    assert code == 1
+    assert "notebooks/zh/00_map.ipynb: missing; run python scripts/zh_edition.py" in out
+    assert "notebooks/zh/01_recall.ipynb: differs from what the build writes; run python scripts/zh_edition.py" in out
+    assert ("notebooks/zh/01_recall.ipynb, cell intro (markdown): links ../00_map.ipynb#The-source-notes → "
+            "00_map.ipynb#源笔记: a page it links to has been translated, or went back to pending, since this page "
+            "was built") in out
+    assert "01_recall" not in run(translated, "--check", "00", capsys=capsys)[1]  # --check NN: that page only
+    assert run(translated, capsys=capsys)[0] == 0  # the build relinks 01
+    assert run(translated, "--check", capsys=capsys) == (0, "")
+
+
+def test_check_nn_checks_only_the_named_notebooks_pending_or_not(translated, capsys):
+    translate(translated, "00_map", {"map markdown": MAP_CHINESE["map markdown"].replace("介绍", "介绍 2")})
+    translate(translated, "01_recall", {"code comment 2": "截断位置 5"})
+    both = run(translated, "--check", capsys=capsys)[1]
+    assert "notebooks/00_map.ipynb, cell map" in both and "notebooks/01_recall.ipynb, cell code" in both
+    for name in ("01", "01_recall"):
+        code, out = run(translated, "--check", name, capsys=capsys)
+        assert code == 1
+        assert "notebooks/01_recall.ipynb, cell code (comment 2): number: 5 only in the translation" in out
+        assert "00_map" not in out
+    code, out = run(translated, "--check", "00", capsys=capsys)
+    assert code == 1 and "01_recall" not in out and "notebooks/00_map.ipynb, cell map (markdown)" in out
+    (translated / "i18n" / "zh_CN" / "pending.txt").write_text("01_recall\ndocs\n", encoding="utf-8")
+    assert "notebooks/01_recall" not in run(translated, "--check", capsys=capsys)[1]  # pending: not checked ...
+    run(translated, capsys=capsys)  # the build deletes the pending notebook's page
+    code = zh_edition.main(["--check", "01", "--root", str(translated)])  # ... but checked when named
+    out, err = capsys.readouterr()
+    assert code == 1 and "cell code (comment 2): number: 5 only in the translation" in out
+    assert "notebooks/zh/01_recall.ipynb" not in out  # a pending notebook has no page to check
+    assert "01_recall pending (i18n/zh_CN/pending.txt): the catalogue is checked" in err
+    assert run(translated, "--check", "99", capsys=capsys)[0] == 2
+
+
+def test_every_problem_quotes_what_it_is_about(translated, capsys):
+    translate(translated, "01_recall", {"code comment 2": "本节以下各处使用的截断位置" * 5})
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert 'cell code (comment): line 2 is 139 columns wide, over 120 ("K = 5 # 本节以下各处使用的截断位置' in out
+    translate(translated, "01_recall", {"cards markdown": CARDS.replace("## Interview questions", "面试问题")})
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert ("cell cards (markdown): the translation's headings differ from the English ones in number or level "
+            "(English: ## Interview questions; translation: none)") in out
+    path = translated / "notebooks" / "01_recall.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[0].source = INTRO.replace("one query", "a single query")
+    notebook.cells.append(nbformat.v4.new_markdown_cell("## Going further\n\nThe helper's edge cases.", id="new"))
+    nbformat.write(notebook, path)
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert ('cell intro (markdown): the English changed since the catalogue was updated ("one query," became '
+            '"a single query,")') in out
+    assert 'cell new (markdown): new English text with no catalogue entry ("## Going further The helper\'s' in out
+    run(translated, "--update", "01", capsys=capsys)
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert 'cell intro (markdown): the English changed since it was translated ("one query," became' in out
+    assert 'cell new (markdown): not translated yet ("## Going further The helper\'s edge cases.")' in out
 
 
 def test_check_refuses_a_translation_that_breaks_the_rules(translated, capsys):
@@ -346,10 +411,11 @@ def test_top_k_is_a_use_with_a_space_or_a_hyphen(english):
 def test_interview_cards_keep_both_answers_the_english_one_word_for_word():
     assert zh_edition.card_problems(CARDS, CARDS.replace("Interview questions", "面试问题")) == []
     assert zh_edition.card_problems(CARDS, CARDS.replace("English: The share", "English: the share")) == [
-        "cards: Q1's English answer must stay word for word"]
+        'cards: Q1\'s English answer must stay word for word ("The share" became "the share")']
     assert zh_edition.card_problems(CARDS, CARDS.replace("中文：", "")) == ["cards: Q1 has no 中文： answer"]
     assert zh_edition.card_problems(CARDS, CARDS.replace("*(What is recall?)*", "")) == [
-        "cards: Q1's question line must keep its number and its English question"]
+        "cards: Q1's question line must keep its number and its English question "
+        '(Q1, "What is recall?"; the translation has Q1, "")']
 
 
 # --- the study aids -----------------------------------------------------------------------------
