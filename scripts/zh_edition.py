@@ -5,6 +5,7 @@ notebooks and the gettext catalogues in ``i18n/zh_CN/``, so that a translation c
     python scripts/zh_edition.py --check             # exit 1 naming notebook and cell of each problem
     python scripts/zh_edition.py --check 05 11       # only these notebooks' catalogues and pages, pending or not
     python scripts/zh_edition.py --update 05 docs    # start or refresh catalogues from the English
+    python scripts/zh_edition.py --update q04_mrr    # an exercise's texts (checker: the checker's sentences)
     python scripts/zh_edition.py --reading-time      # the Chinese edition's notebook table
 
 **Catalogues.** ``i18n/zh_CN/<notebook stem>.po`` per notebook, ``docs.po`` for the study aids. An
@@ -19,6 +20,14 @@ leaves an obsolete ``#~`` entry whose translation is reused if its text comes ba
 **Pending.** ``i18n/zh_CN/pending.txt`` lists the catalogues not started yet, one stem a line. They
 get no Chinese page and ``--check`` skips them; every other catalogue must be complete. The list
 shrinks to empty as the translation arrives, notebook by notebook.
+
+**Exercises.** ``i18n/zh_CN/exercises/<exercise>.po`` translates an exercise's texts (``texts()``: task,
+hints, questions and choices, diagnoses, case labels), ``exercises/checker.po`` the checker's sentences
+(``_language.TEMPLATES``, whose ``{fields}`` a translation keeps). With ``RAGMETRICS_LANG=zh`` (the
+launcher's ``--zh``) the exercises print them, each only while its msgid is the current English
+(``ragmetrics_lite/course/exercises/_language.py``). A started catalogue is checked like a notebook's
+(new, changed, untranslated entries, the rules below); an exercise without one prints in English, and
+--check lists those on stderr.
 
 **The build.** A Chinese notebook is the executed English one with its markdown cells, code comments
 and alt texts replaced by their translations; code (less comments), outputs and metadata are copied,
@@ -60,6 +69,7 @@ import importlib.util
 import io
 import os
 import re
+import string
 import sys
 import tokenize
 import unicodedata
@@ -264,7 +274,7 @@ def merge(units: list[Unit], old: polib.POFile | None, where: str) -> polib.POFi
     same_place = {e.msgctxt: e for e in old_entries if not e.obsolete}
     used = set()
     for unit in units:
-        entry = _new_entry(unit, f"{where}, cell {unit.cell}")
+        entry = _new_entry(unit, where if unit.kind in ("exercise", "template") else f"{where}, cell {unit.cell}")
         before = exact.get((unit.context, unit.text)) or same_text.get(unit.text)
         if before is not None:
             entry.msgstr, entry.tcomment = before.msgstr, before.tcomment
@@ -430,7 +440,8 @@ def translations_of(units: list[Unit], catalogue: polib.POFile | None, where: st
 def _label(unit: Unit) -> str:
     """How a problem names a unit: "cell ab328400 (comment 2)", or a docs.po entry's context."""
     part = unit.context.removeprefix(f"{unit.cell} ")
-    return f"cell {unit.cell} ({part})" if part != unit.context else unit.context
+    return f"cell {unit.cell} ({part})" if part != unit.context and unit.kind not in ("exercise", "template") \
+        else unit.context
 
 
 def structure_problems(unit: Unit, translation: str) -> list[str]:
@@ -442,6 +453,8 @@ def structure_problems(unit: Unit, translation: str) -> list[str]:
     if unit.fixed_lines and unit.text.count("\n") != translation.count("\n"):
         problems.append(f"comments beside code: the translation has {translation.count(chr(10)) + 1} lines, "
                         f"the English {unit.text.count(chr(10)) + 1}")
+    if unit.kind == "template":
+        problems += _field_problems(unit.text, translation)
     mine, theirs = headings(unit.text), headings(translation)
     if unit.kind == "markdown" and [level for level, _ in mine] != [level for level, _ in theirs]:
         problems.append(f"the translation's headings differ from the English ones in number or level (English: "
@@ -453,6 +466,26 @@ def structure_problems(unit: Unit, translation: str) -> list[str]:
                         "in the translation, and no other heading may (the reading time counts to it)"
                         + (f": {'; '.join(pairs)}" if pairs else ""))
     return problems
+
+
+def _field_problems(english: str, translation: str) -> list[str]:
+    """A checker sentence's translation keeps its ``{fields}`` (the checker fills them in with str.format).
+
+    >>> _field_problems("Hint {level} of {count}", "提示 {level}/{count}")
+    []
+    >>> _field_problems("Hint {level} of {count}", "提示 {level}/{n}")
+    ['the translation must have the fields {count}, {level} of the English, and no other: it has {level}, {n}']
+    """
+    def fields(text: str) -> set[str]:
+        return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+    try:
+        mine, theirs = fields(english), fields(translation)
+    except ValueError as error:  # an unmatched { or }
+        return [f"str.format cannot read the translation ({error}); write a literal brace twice, {{{{ or }}}}"]
+    if mine == theirs:
+        return []
+    return [f"the translation must have the fields {', '.join(f'{{{f}}}' for f in sorted(mine))} of the English, "
+            f"and no other: it has {', '.join(f'{{{f}}}' for f in sorted(theirs))}"]
 
 
 def _ends_main_path(heading: str) -> bool:
@@ -940,6 +973,40 @@ def reading_table(paths: Paths, translations: dict[str, str], links: Links) -> s
     return "\n".join(rows) + "\n"
 
 
+# --------------------------------------------------------------------------- the exercises' texts
+EXERCISES = "exercises"  # i18n/zh_CN/exercises/<exercise>.po; checker.po for the checker's sentences
+CHECKER = "checker"
+
+
+def exercise_items(paths: Paths) -> list[str]:
+    """The exercise catalogues started ("exercises/q00_which_metric", "exercises/checker").
+
+    An exercise without one prints in English (ragmetrics_lite/course/exercises/_language.py): it is not
+    stale, only not translated, so there is no pending list for exercises; a started one must be complete.
+    """
+    folder = paths.i18n / EXERCISES
+    return sorted(f"{EXERCISES}/{path.stem}" for path in folder.glob("*.po")) if folder.is_dir() else []
+
+
+def exercise_units(name: str) -> tuple[list[Unit], str]:
+    """The units of an exercise item (its texts, or the checker's sentences), and where problems name them."""
+    from ragmetrics_lite.course.exercises import REGISTRY, _language
+    short = name.removeprefix(f"{EXERCISES}/")
+    if short == CHECKER:
+        return ([Unit(f"{CHECKER} {key}", text, CHECKER, "template") for key, text in _language.TEMPLATES.items()],
+                "ragmetrics_lite/course/exercises/_language.py")
+    if short not in REGISTRY:
+        raise ValueError(f"zh_edition: {short!r} is no exercise of ragmetrics_lite.course.exercises.REGISTRY")
+    return ([Unit(f"{short} {field}", text, short, "exercise") for field, text in REGISTRY[short].texts()],
+            f"ragmetrics_lite/course/exercises/{short}.py")
+
+
+def _english_exercises(paths: Paths) -> list[str]:
+    """The exercises that print in English for want of a catalogue (--check says so on stderr)."""
+    from ragmetrics_lite.course.exercises import REGISTRY
+    return sorted(set(REGISTRY) - {name.removeprefix(f"{EXERCISES}/") for name in exercise_items(paths)})
+
+
 # --------------------------------------------------------------------------- the edition
 class Item(NamedTuple):
     """One catalogue and what it translates."""
@@ -987,7 +1054,14 @@ def _read_items(paths: Paths, waiting: list[str], checked: frozenset[str] | None
              for stem, notebook in notebooks.items()]
     if DOCS_ITEM in wanted:
         items.append(read_item(paths, DOCS_ITEM, docs_units(paths), f"i18n/zh_CN/{DOCS_ITEM}.po", rules[DOCS_ITEM]))
+    for name in sorted(set(exercise_items(paths)) | {name for name in checked or () if _is_exercise(name)}):
+        units, where = exercise_units(name)
+        items.append(read_item(paths, name, units, where, terms if checked is None or name in checked else None))
     return notebooks, items
+
+
+def _is_exercise(name: str) -> bool:
+    return name.startswith(f"{EXERCISES}/")
 
 
 def edition(paths: Paths = Paths(ROOT), checked: frozenset[str] | None = None) -> Edition:
@@ -997,7 +1071,7 @@ def edition(paths: Paths = Paths(ROOT), checked: frozenset[str] | None = None) -
     problems = {"": [f"i18n/zh_CN/pending.txt: {name!r} is neither a notebook nor {DOCS_ITEM!r}"
                      for name in waiting if name not in known]}
     notebooks, items = _read_items(paths, waiting, checked)
-    built = [item for item in items if item.name not in waiting]  # a pending item named by --check: no page
+    built = [item for item in items if item.name not in waiting and not _is_exercise(item.name)]  # have pages
     anchors = {item.name: anchor_map([(unit.text, item.translations[unit.context]) for unit in item.units
                                       if unit.kind == "markdown" and unit.context in item.translations])
                for item in built}
@@ -1005,7 +1079,7 @@ def edition(paths: Paths = Paths(ROOT), checked: frozenset[str] | None = None) -
     files = {}
     for item in items:
         problems[item.name] = item.problems + item.quality
-        if item.problems or item.name == DOCS_ITEM or item.name in waiting:
+        if item.problems or item.name == DOCS_ITEM or item.name in waiting or _is_exercise(item.name):
             continue
         chinese = translated_notebook(notebooks[item.name], item.translations, item.name, links)
         problems[item.name] += [f"{item.where}, {problem}" for problem in long_lines(chinese)]
@@ -1080,8 +1154,12 @@ def resolve(paths: Paths, names: list[str]) -> list[str]:
     found = []
     for name in names:
         stem = next((stem for stem in english if stem == name or stem[:2] == name), name)
-        if stem != DOCS_ITEM and stem not in english:
-            raise ValueError(f"zh_edition: {name!r} is neither a notebook (stem or number) nor {DOCS_ITEM!r}")
+        if re.fullmatch(rf"(?:{EXERCISES}/)?(?:q\d\d_\w+|{CHECKER})", stem):
+            stem = f"{EXERCISES}/{stem.removeprefix(f'{EXERCISES}/')}"
+            exercise_units(stem)  # ValueError for a name that is no exercise
+        elif stem != DOCS_ITEM and stem not in english:
+            raise ValueError(f"zh_edition: {name!r} is neither a notebook (stem or number), {DOCS_ITEM!r}, an "
+                             f"exercise (q00_which_metric) nor {CHECKER!r}")
         found.append(stem)
     return found
 
@@ -1091,18 +1169,21 @@ def update(paths: Paths, names: list[str]) -> int:
     english = {path.stem: path for path in reading_time.notebooks(paths.notebooks)}
     if not names:
         existing = {path.stem for path in paths.i18n.glob("*.po")}
-        names = sorted(existing | ({*english, DOCS_ITEM} - set(pending(paths))))
+        names = sorted(existing | ({*english, DOCS_ITEM} - set(pending(paths)))) + exercise_items(paths)
     try:
         stems = resolve(paths, names)
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
     for stem in stems:
-        units = (docs_units(paths) if stem == DOCS_ITEM
-                 else notebook_units(nbformat.read(english[stem], as_version=4)))
-        where = "docs" if stem == DOCS_ITEM else f"notebooks/{stem}.ipynb"
+        if _is_exercise(stem):
+            units, where = exercise_units(stem)
+        else:
+            units = (docs_units(paths) if stem == DOCS_ITEM
+                     else notebook_units(nbformat.read(english[stem], as_version=4)))
+            where = "docs" if stem == DOCS_ITEM else f"notebooks/{stem}.ipynb"
         catalogue = merge(units, read_catalogue(paths.catalogue(stem)), where)
-        paths.i18n.mkdir(parents=True, exist_ok=True)
+        paths.catalogue(stem).parent.mkdir(parents=True, exist_ok=True)
         catalogue.save(str(paths.catalogue(stem)))
         active = [entry for entry in catalogue if not entry.obsolete]
         fuzzy = sum("fuzzy" in entry.flags for entry in active)
@@ -1118,7 +1199,7 @@ def _shown(paths: Paths, path: Path) -> str:
 
 def _files_of(paths: Paths, names: list[str]) -> set[Path]:
     """The generated files that belong to the named items: a notebook's Chinese page; docs' study aids."""
-    files = {paths.zh / f"{name}.ipynb" for name in names if name != DOCS_ITEM}
+    files = {paths.zh / f"{name}.ipynb" for name in names if name != DOCS_ITEM and not _is_exercise(name)}
     if DOCS_ITEM in names:
         files |= {paths.docs / f"{name}.zh-CN.md" for name in ZH_DOCS} | {paths.root / README_ZH}
     return files
@@ -1162,11 +1243,11 @@ def check_or_build(paths: Paths, check: bool, chosen: list[str] | None = None) -
         for path in orphans:
             path.unlink()
             print(f"{_shown(paths, path)}: deleted")
-    _report_pending(result.pending, chosen)
+    _report_pending(paths, result.pending, chosen)
     return 1 if problems or (check and (stale or orphans)) else 0
 
 
-def _report_pending(waiting: list[str], chosen: list[str] | None) -> None:
+def _report_pending(paths: Paths, waiting: list[str], chosen: list[str] | None) -> None:
     """On stderr: the catalogues pending, or which of the named ones are (checked, but no page is built)."""
     named = [name for name in chosen or () if name in waiting]
     if named:
@@ -1175,6 +1256,9 @@ def _report_pending(waiting: list[str], chosen: list[str] | None) -> None:
     elif waiting and not chosen:
         print(f"zh_edition: {len(waiting)} catalogues pending (i18n/zh_CN/pending.txt): "
               f"{', '.join(waiting)}", file=sys.stderr)
+    if not chosen and (english := _english_exercises(paths)):
+        print(f"zh_edition: {len(english)} exercises print in English, with no catalogue in "
+              f"i18n/zh_CN/{EXERCISES}/ (start one with --update NAME): {', '.join(english)}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

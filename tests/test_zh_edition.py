@@ -306,6 +306,41 @@ def test_a_translators_allow_comment_exempts_one_token(translated, capsys):
     assert run(translated, "--check", capsys=capsys) == (0, "")
 
 
+# --- the exercises' texts ----------------------------------------------------------------------
+
+def test_an_exercise_catalogue_is_checked_like_a_notebooks(translated, capsys):
+    folder = translated / "i18n" / "zh_CN" / "exercises"
+    shutil.copytree(ROOT / "i18n" / "zh_CN" / "exercises", folder)
+    assert run(translated, "--check", capsys=capsys) == (0, "")
+    path = folder / "q00_which_metric.po"
+    catalogue = polib.pofile(str(path), wrapwidth=0)
+    catalogue.find("q00_which_metric question 1", by="msgctxt").msgid = "An older English question."
+    catalogue.find("q00_which_metric question 2 why", by="msgctxt").msgstr = "召回率@5 = 1/3：前 5 个里缺了三篇"
+    catalogue.save()
+    checker = polib.pofile(str(folder / "checker.po"), wrapwidth=0)
+    checker.find("checker hint", by="msgctxt").msgstr = "提示 {level}/{n}：{hint}{more}"
+    checker.save()
+    code, out = run(translated, "--check", capsys=capsys)
+    where = "ragmetrics_lite/course/exercises/q00_which_metric.py, q00_which_metric"
+    assert code == 1
+    assert f'{where} question 1: the English changed since the catalogue was updated ("An older English' in out
+    assert f"{where} question 2 why: number: 4 only in the English; 3 only in the translation" in out
+    assert ("ragmetrics_lite/course/exercises/_language.py, checker hint: the translation must have the fields "
+            "{count}, {hint}, {level}, {more} of the English, and no other: it has {hint}, {level}, {more}, {n}") in out
+    assert run(translated, "--check", "01", capsys=capsys)[0] == 0  # --check NN leaves the exercises out
+    assert "q00_which_metric question 1" in run(translated, "--check", "q00_which_metric", capsys=capsys)[1]
+
+
+def test_update_starts_an_exercise_catalogue(repo, capsys):
+    assert run(repo, "--update", "q04_mrr", capsys=capsys)[0] == 0
+    catalogue = polib.pofile(str(repo / "i18n" / "zh_CN" / "exercises" / "q04_mrr.po"))
+    assert catalogue[0].msgctxt == "q04_mrr prompt" and not catalogue[0].msgstr
+    assert [entry.msgctxt for entry in catalogue][1:3] == ["q04_mrr hint 1", "q04_mrr hint 2"]
+    code, out = run(repo, "--check", "q04_mrr", capsys=capsys)
+    assert code == 1 and "q04_mrr prompt: not translated yet" in out
+    assert run(repo, "--update", "q99_nothing", capsys=capsys)[0] == 2
+
+
 # --- rules of a translation ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("english, chinese, problem", [
@@ -443,7 +478,7 @@ def test_the_repository_passes_check(capsys):
 
 
 def test_every_catalogue_passes_msgfmt_check():
-    catalogues = sorted((ROOT / "i18n" / "zh_CN").glob("*.po"))
+    catalogues = sorted((ROOT / "i18n" / "zh_CN").rglob("*.po"))
     if MSGFMT is None or not catalogues:
         pytest.skip("msgfmt is not installed" if MSGFMT is None else "no catalogue started yet")
     for path in catalogues:
