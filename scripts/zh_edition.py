@@ -880,11 +880,13 @@ def _function(row) -> str:
 
 
 def glossary_rows(path: Path) -> list[tuple[str, str, str]]:
-    """(English, 中文, short meaning) of each row of ``docs/glossary.md``'s table."""
+    """(English, 中文, short meaning) of each row of ``docs/glossary.md``'s table, every term included
+    (a name kept as it is, such as METEOR, has no Chinese in its 中文 cell but a meaning to translate)."""
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if line.startswith("|") and len(cells) == 3 and CHINESE.search(cells[1]) and cells[1] != "中文":
+        header = cells[1:2] == ["中文"] or set("".join(cells)) <= set("-: ")
+        if line.startswith("|") and len(cells) == 3 and not header:
             rows.append((cells[0], cells[1], cells[2]))
     return rows
 
