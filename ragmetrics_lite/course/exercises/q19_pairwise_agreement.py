@@ -75,7 +75,7 @@ def _pairs(rng):
 q19_pairwise_agreement = FunctionExercise(
     "q19_pairwise_agreement",
     """
-    Write pairwise_agreement(preferred, other): preferred[i] is a judge's score of the member of
+    Write my_pairwise_agreement(preferred, other): preferred[i] is a judge's score of the member of
     pair i that people preferred, other[i] its score of the other member (the same pair). Return the
     share of pairs the judge gets right (成对一致率): a pair counts 1 when preferred[i] > other[i], 1/2
     when the scores tie, and 0 otherwise. A NaN score means the judge gave none (its reply did not
