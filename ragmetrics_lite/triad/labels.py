@@ -135,7 +135,8 @@ def read_second_labels(directory, task: str) -> pd.DataFrame:
 def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> pd.DataFrame:
     """``items`` plus ``judge`` (1/0, the judge's verdict) and ``reason``: one judge call per item.
 
-    Notebook ``13_faithfulness`` judges every labelled item this way (``judge=None``: LexicalJudge).
+    Notebook ``13_faithfulness`` judges every labelled item this way (``judge=None``: each task's default
+    judge, ``triad.embedding.DEFAULT_JUDGES``).
 
     >>> items = pd.DataFrame({"question": ["怎么申请退款？"], "statement": ["在订单页申请退款。"]})
     >>> judge_items(items, "answer_relevancy")[["judge"]]
