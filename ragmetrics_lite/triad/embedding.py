@@ -164,6 +164,10 @@ class DefaultJudge(Judge):
     def __init__(self):
         self.judges = {"lexical": LexicalJudge(), "embedding": EmbeddingJudge()}
 
+    def __repr__(self) -> str:
+        routes = ", ".join(f"{method}: {judge}" for method, judge in DEFAULT_JUDGES.items())
+        return f"DefaultJudge({routes})"
+
     def _judge(self, method: str) -> Judge:
         return self.judges[DEFAULT_JUDGES[method]]
 

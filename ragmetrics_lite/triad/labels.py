@@ -32,10 +32,11 @@ TASK_FIELDS = {
     "context_relevancy": ("question", "sentence"),
     "answer_relevancy": ("question", "statement"),
 }
-#: The bar a judge must clear on held-out items before its scores are trusted: Cohen's
-#: kappa with the labels at least 0.40, and accuracy at least 0.10 above the majority label's share
-#: (on balanced items, 0.60: always answering "yes" would score 0.50).
-AGREEMENT_BAR = {"kappa": 0.40, "accuracy_over_majority": 0.10}
+#: The bar a judge must clear on held-out items before its scores are used: accuracy at least 0.10
+#: above the majority label's share (on balanced items 0.60, where always answering "yes" scores 0.50).
+#: Kappa is reported beside it with its 95 % bootstrap interval, not held to a threshold: on ~100
+#: items one kappa has a standard error near 0.1 (data/triad/judge_scores.json holds both intervals).
+AGREEMENT_BAR = {"accuracy_over_majority": 0.10}
 _COMMON = ("id", "split", "lang", "phenomenon")
 _CHOICES = {"split": ("dev", "heldout"), "lang": ("zh", "en")}
 
@@ -193,20 +194,19 @@ def agreement_summary(truth, predicted) -> pd.Series:
 
 
 def meets_agreement_bar(summary) -> bool:
-    """Whether an :func:`agreement_summary` clears :data:`AGREEMENT_BAR` (both parts; NaN kappa fails).
+    """Whether an :func:`agreement_summary` clears :data:`AGREEMENT_BAR`: accuracy at least the
+    majority share + 0.10. Kappa does not decide it; read it with its interval beside the verdict.
 
     Compared with a 1e-9 tolerance, so that a figure exactly on the bar (accuracy 0.6 against a
     majority share of 0.5, whose float difference is 0.0999...) counts as clearing it.
 
-    Notebooks ``12_context_relevancy``, ``13_faithfulness`` and ``14_answer_relevancy`` hold the
-    lexical judge's held-out figures against it.
+    Notebooks ``12_context_relevancy``, ``13_faithfulness``, ``14_answer_relevancy`` and
+    ``18_capstone_golden_set`` hold the judges' held-out figures against it.
 
     >>> meets_agreement_bar(agreement_summary([1, 1, 0, 0, 1], [1, 1, 0, 0, 0]))
     True
-    >>> meets_agreement_bar(agreement_summary([1, 0, 1, 0], [1, 1, 1, 1]))
+    >>> meets_agreement_bar(agreement_summary([1, 0, 1, 0], [1, 1, 1, 1]))   # always "yes": the majority share
     False
     """
-    kappa = float(summary["kappa"])
     margin = float(summary["accuracy"]) - float(summary["majority_share"])
-    return (not math.isnan(kappa) and kappa >= AGREEMENT_BAR["kappa"] - 1e-9
-            and margin >= AGREEMENT_BAR["accuracy_over_majority"] - 1e-9)
+    return margin >= AGREEMENT_BAR["accuracy_over_majority"] - 1e-9
