@@ -6,12 +6,14 @@ half of each file is ``heldout``. :func:`judge_items` asks a judge about every i
 :func:`agreement_summary` compares its verdicts with the labels (accuracy, the majority class's
 share, Cohen's kappa from :func:`ragmetrics_lite.cohens_kappa`, which equals
 ``sklearn.metrics.cohen_kappa_score``). :func:`read_second_labels` reads a second labeller's labels
-for a sample of the items (``data/triad/second_labeller/{task}.jsonl``). Shown in
+for a sample of the items (``data/triad/second_labeller/{task}.jsonl``), and
+:func:`read_judge_scores` the offline judges' figures as scored once after their freeze. Shown in
 ``13_faithfulness.ipynb`` (all three tasks) and used in ``12_context_relevancy`` and
 ``14_answer_relevancy``.
 """
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -23,7 +25,7 @@ from .judges import Judge
 from .metrics import ask_judge, judge_or_default
 
 __all__ = ["TRIAD_TASKS", "TASK_FIELDS", "AGREEMENT_BAR", "read_triad_labels", "read_second_labels", "judge_items",
-           "agreement_summary", "meets_agreement_bar"]
+           "agreement_summary", "meets_agreement_bar", "read_judge_scores"]
 
 TRIAD_TASKS = ("faithfulness", "context_relevancy", "answer_relevancy")
 #: The two texts each task compares: (judged against, judged item).
@@ -210,3 +212,35 @@ def meets_agreement_bar(summary) -> bool:
     """
     margin = float(summary["accuracy"]) - float(summary["majority_share"])
     return margin >= AGREEMENT_BAR["accuracy_over_majority"] - 1e-9
+
+
+def read_judge_scores(directory, task: str) -> pd.DataFrame:
+    """The offline judges' recorded agreement on ``task``: one row per judge ("lexical", "embedding").
+
+    Columns: ``default`` (the judge ``judge=None`` uses, chosen on development accuracy),
+    ``dev_accuracy`` (rounds 1-2, where that choice was made: ``embedding_freeze.json``), then round
+    3's held-out figures, scored once after both judges were frozen (``judge_scores.json``): n,
+    majority_share, accuracy and kappa, each with its 95 % bootstrap interval (``_low``, ``_high``),
+    and ``meets_bar`` (:func:`meets_agreement_bar`). Notebooks 12, 13, 14 and 18 show it.
+
+    >>> import pathlib, ragmetrics_lite
+    >>> folder = pathlib.Path(ragmetrics_lite.__file__).parents[1] / "data" / "triad"
+    >>> read_judge_scores(folder, "answer_relevancy")[["default", "dev_accuracy", "accuracy", "meets_bar"]].round(3)
+               default  dev_accuracy  accuracy  meets_bar
+    judge
+    lexical      False         0.792     0.677       True
+    embedding     True         0.844     0.740       True
+    """
+    task = _check_task(task)
+    folder = Path(directory)
+    scores = json.loads((folder / "judge_scores.json").read_text(encoding="utf-8"))
+    freeze = json.loads((folder / "embedding_freeze.json").read_text(encoding="utf-8"))
+    rows = {}
+    for judge in ("lexical", "embedding"):
+        held = scores["heldout"][task][judge]["heldout"]
+        rows[judge] = {"default": scores["default_judge"][task] == judge,
+                       "dev_accuracy": freeze["dev"][task][judge]["accuracy"], **held,
+                       "meets_bar": meets_agreement_bar(held)}
+    columns = ["default", "dev_accuracy", "n", "majority_share", "accuracy", "accuracy_low", "accuracy_high",
+               "kappa", "kappa_low", "kappa_high", "meets_bar"]
+    return pd.DataFrame.from_dict(rows, orient="index")[columns].rename_axis("judge")
