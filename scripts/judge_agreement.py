@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from ragmetrics_lite.triad import (AGREEMENT_BAR, TRIAD_TASKS, LexicalJudge, LLMReplyError,  # noqa: E402
                                    agreement_summary, judge_items, llm_judge_from_environment,
                                    meets_agreement_bar, read_triad_labels)
-from ragmetrics_lite.triad.embedding import DefaultJudge, EmbeddingJudge  # noqa: E402
+from ragmetrics_lite.triad.embedding import DEFAULT_JUDGES, DefaultJudge, EmbeddingJudge  # noqa: E402
 from ragmetrics_lite.triad.llm import ENV_MODEL  # noqa: E402
 
 DATA = ROOT / "data" / "triad"
@@ -380,6 +380,8 @@ def _report(judge, counted: CountedCalls | None, table: pd.DataFrame, args: argp
     """Print the judge, the table, the bar, the interval and what else the run needs saying."""
     if counted is not None:
         print(f"Judge: LLMJudge, model {os.environ.get(ENV_MODEL, '').strip()}")
+    elif isinstance(judge, DefaultJudge):
+        print(f"Judge: DefaultJudge, each task's default ({', '.join(f'{q}: {j}' for q, j in DEFAULT_JUDGES.items())})")
     else:
         print(f"Judge: {judge!r}")
     print(format_table(table))

@@ -157,6 +157,19 @@ def test_main_prints_the_table_and_the_bar(lexical_heldout, capsys):
     assert max(len(line) for line in out.splitlines()) <= 100
 
 
+def test_the_default_judge_measures_what_judge_scores_recorded(capsys):
+    """--judge default asks each task's default judge: on answer relevancy the embedding judge, whose
+    held-out figures data/triad/judge_scores.json recorded when it was scored."""
+    assert script.main(["--judge", "default", "--task", "answer_relevancy"]) == 0
+    out = capsys.readouterr().out
+    scores = json.loads((DATA / "judge_scores.json").read_text(encoding="utf-8"))
+    recorded = scores["heldout"]["answer_relevancy"][scores["default_judge"]["answer_relevancy"]]["heldout"]
+    row = next(line for line in out.splitlines() if line.strip().startswith("answer_relevancy")).split()
+    assert row[:6] == ["answer_relevancy", "heldout", str(recorded["n"]), f"{recorded['accuracy']:.3f}",
+                       f"{recorded['majority_share']:.3f}", f"{recorded['kappa']:.3f}"]
+    assert out.startswith("Judge: DefaultJudge") and row[-1] == "yes"
+
+
 def test_the_interval_holds_the_point_kappa_and_kappa_does_not_decide_the_bar(lexical_heldout):
     for _, row in lexical_heldout.iterrows():
         assert row["kappa_low"] < row["kappa"] < row["kappa_high"], row["task"]

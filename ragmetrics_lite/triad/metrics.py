@@ -80,8 +80,7 @@ def _check_contexts(contexts: object, name: str = "contexts") -> list[str]:
 
 
 def judge_or_default(judge: Judge | None) -> Judge:
-    """``judge``, or ``DefaultJudge()`` for None (each question to its frozen default judge); refuses an
-    object without the three judge methods."""
+    """``judge``, or ``DefaultJudge()`` for None; refuses an object without the three judge methods."""
     if judge is None:
         return DefaultJudge()
     if not all(callable(getattr(judge, m, None)) for m in ("support", "context_relevance", "answer_relevance")):
