@@ -381,7 +381,7 @@ def _report(judge, counted: CountedCalls | None, table: pd.DataFrame, args: argp
     if counted is not None:
         print(f"Judge: LLMJudge, model {os.environ.get(ENV_MODEL, '').strip()}")
     elif isinstance(judge, DefaultJudge):
-        print(f"Judge: DefaultJudge, each task's default ({', '.join(f'{q}: {j}' for q, j in DEFAULT_JUDGES.items())})")
+        print(f"Judge: DefaultJudge ({', '.join(f'{q}: {j}' for q, j in DEFAULT_JUDGES.items())})")
     else:
         print(f"Judge: {judge!r}")
     print(format_table(table))
