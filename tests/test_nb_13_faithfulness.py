@@ -11,9 +11,12 @@
   because its meaning is read), and a number written in words (三十天) is read as 30 天.
 * jieba glues the unit 天 to the 无 of 无理由 (token 天无, no token 天), which is why numbers and
   negation cues are read on the raw text, where both are found.
-* The rounds story on the recorded figures (``judge_freeze.json``): round 2's held-out faithfulness
-  cleared issue 10's bar by one item, round 3's (on twice as many fresh items) clears its accuracy
-  part and misses its kappa part by several items.
+* The rounds story on the recorded figures (``judge_freeze.json``): round 1 fell apart, round 2's
+  held-out kappa beat its estimate and development figure on 64 items, round 3's (on twice as many
+  fresh items) fell back to within a standard deviation of its estimate; under the bar (accuracy at
+  least the majority share + 0.10) rounds 2 and 3 clear it, round 1 does not.
+* The faithful answer reworded (收到商品 for 签收, 订单号码 for 订单号): the lexical judge, faithfulness's
+  default, finds nothing supported; the embedding judge finds both statements supported.
 """
 from __future__ import annotations
 
@@ -96,22 +99,23 @@ def test_another_unit_is_read_only_with_the_units_rule():
     assert not rml.triad.LexicalJudge(rules=rml.triad.lexical.RULES).support(["本产品签收后三十天内可以申请退款。"], CONTEXTS)[0].verdict
 
 
-def _one_item_less(summary: dict) -> dict:
-    """The same balanced held-out set with one more item judged wrong (kappa = 2 accuracy - 1)."""
-    accuracy = summary["accuracy"] - 1 / summary["n"]
-    return {**summary, "accuracy": accuracy, "kappa": 2 * accuracy - 1}
-
-
-def test_round_two_cleared_the_bar_by_one_item_and_round_three_misses_its_kappa_part():
+def test_the_rounds_story_on_the_recorded_figures():
     freeze = json.loads(FREEZE.read_text(encoding="utf-8"))
-    round2, round3 = freeze["round2"]["heldout"]["faithfulness"], freeze["heldout"]["faithfulness"]
-    assert round2["n"] == 64 and round3["n"] == 128 and round2["majority_share"] == round3["majority_share"] == 0.5
-    assert rml.triad.meets_agreement_bar(round2) and not rml.triad.meets_agreement_bar(_one_item_less(round2))
-    assert not rml.triad.meets_agreement_bar(round3)
-    assert round3["accuracy"] - round3["majority_share"] >= rml.triad.AGREEMENT_BAR["accuracy_over_majority"]
-    assert round3["kappa"] < rml.triad.AGREEMENT_BAR["kappa"]
-    more_right = [{**round3, "accuracy": round3["accuracy"] + k / 128, "kappa": round3["kappa"] + 2 * k / 128} for k in (6, 7)]
-    assert [rml.triad.meets_agreement_bar(s) for s in more_right] == [False, True]   # "several items short": 7
+    held = [record["heldout"]["faithfulness"] for record in (freeze["round1"], freeze["round2"], freeze)]
+    assert [h["n"] for h in held] == [32, 64, 128] and all(h["majority_share"] == 0.5 for h in held)
+    assert [rml.triad.meets_agreement_bar(h) for h in held] == [False, True, True]
+    assert held[0]["kappa"] < 0 < freeze["round1"]["dev"]["faithfulness"]["kappa"]   # round 1 fell apart
+    round2_estimate = freeze["round2"]["cv_estimate"]["faithfulness"]["random_halves"]["kappa_mean"]
+    assert held[1]["kappa"] > max(freeze["round2"]["dev"]["faithfulness"]["kappa"], round2_estimate)
+    estimate = freeze["cv_estimate"]["faithfulness"]["random_halves"]
+    assert abs(held[2]["kappa"] - estimate["kappa_mean"]) < estimate["kappa_sd"]
+
+
+def test_the_reworded_answer_fails_the_lexical_judge_and_passes_the_embedding_judge():
+    reworded = "收到商品 7 天内都能申请退款。办理退款得先提供订单号码。"   # the notebook's reworded_answer
+    assert rml.triad.faithfulness(reworded, CONTEXTS) == rml.triad.faithfulness(reworded, CONTEXTS,
+                                                                                rml.triad.LexicalJudge()) == 0
+    assert rml.triad.faithfulness(reworded, CONTEXTS, rml.triad.EmbeddingJudge()) == 1
 
 
 def test_the_exercise_takes_its_expected_values_from_the_helper(monkeypatch):

@@ -35,9 +35,9 @@ SKIPPED = [
     "a split (dev, heldout) in queries.jsonl would show this pitfall",
     "bad_cases.jsonl would give each miss below its cause",
     "answers.jsonl and corpus.jsonl would enable section 8",
+    "answers.jsonl and corpus.jsonl would show here how far to trust section 8's judges",
     "answers.jsonl and corpus.jsonl would draw section 8 on a slide here",
     "corpus.jsonl would set the words each miss shares with its best passage here",
-    "answers.jsonl and corpus.jsonl (section 8) would show here how far to trust its judge",
     "answers.jsonl and corpus.jsonl would list the judge's reasons here",
 ]
 

@@ -124,11 +124,12 @@ def test_heldout_scored_after_the_freeze():
     assert FREEZE["labels_commit"].startswith(LABELS_COMMIT)          # "Triad labels round 3:"
 
 
-def test_the_package_bar_is_kappa_040_and_accuracy_010_over_majority():
-    assert AGREEMENT_BAR == {"kappa": 0.40, "accuracy_over_majority": 0.10}
+def test_the_package_bar_is_accuracy_010_over_the_majority_share():
+    """Issue 28 retired the kappa >= 0.40 part: kappa is reported with its interval, not barred."""
+    assert AGREEMENT_BAR == {"accuracy_over_majority": 0.10}
     for task in TRIAD_TASKS:   # the package's check gives the same answer as the literal one above
         summary = _summary(task, "heldout")
-        literal = summary["accuracy"] >= summary["majority_share"] + 0.10 and summary["kappa"] >= 0.40
+        literal = summary["accuracy"] >= summary["majority_share"] + 0.10
         assert meets_agreement_bar(summary) == literal
 
 
@@ -157,13 +158,15 @@ def test_all_three_label_files_are_judged_fast():
     assert elapsed < 2.0 * n / 320  # about 3 ms an item on the development machine; generous for shared CI
 
 
-def test_the_readme_quotes_the_current_round():
-    """The top-level README quotes the current round's held-out figures, never typed-in ones."""
+def test_the_readme_quotes_the_default_judges_held_out_figures():
+    """The top-level README quotes the held-out figures of each metric's default judge with their
+    intervals, as scored once (data/triad/judge_scores.json), and the bar as the package has it."""
     readme = " ".join((DATA.parent.parent / "README.md").read_text(encoding="utf-8").split())
-    held = FREEZE["heldout"]
-    quote = (f"held-out Cohen's kappa of {held['faithfulness']['kappa']:.2f} on faithfulness (accuracy "
-             f"{held['faithfulness']['accuracy']:.2f}), {held['context_relevancy']['kappa']:.2f} on context relevancy "
-             f"and {held['answer_relevancy']['kappa']:.2f} on answer relevancy")
-    assert quote in readme
-    assert "short of the 0.40 asked of a judge" in readme
-    assert not any(meets_agreement_bar(held[task]) for task in TRIAD_TASKS)   # what "short of" says
+    scores = json.loads((DATA / "judge_scores.json").read_text(encoding="utf-8"))
+    for task, judge in scores["default_judge"].items():
+        held = scores["heldout"][task][judge]["heldout"]
+        for figure in ("accuracy", "kappa"):
+            quote = f"{held[figure]:.3f} [{held[figure + '_low']:.3f}, {held[figure + '_high']:.3f}]"
+            assert quote in readme, f"{task} {figure}: {quote}"
+    assert "accuracy at least the majority share + 0.10" in readme
+    assert "0.40 asked of a judge" not in readme   # the retired kappa bar

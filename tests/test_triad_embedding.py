@@ -183,3 +183,11 @@ def test_the_default_judge_routes_each_question():
     for method in ("context_relevance", "answer_relevance"):
         expected = getattr(chosen[DEFAULT_JUDGES[method]], method)(QUESTION, REFUND)
         assert getattr(default, method)(QUESTION, REFUND) == expected
+
+
+def test_judge_none_is_the_default_judge():
+    embedded, lexical, chunks = EmbeddingJudge(), rml.LexicalJudge(), COMPANY + REFUND
+    assert rml.context_relevancy(QUESTION, chunks) == rml.context_relevancy(QUESTION, chunks, embedded)
+    assert rml.context_precision(QUESTION, chunks) == rml.context_precision(QUESTION, chunks, embedded)
+    assert rml.answer_relevancy(QUESTION, REFUND[0]) == rml.answer_relevancy(QUESTION, REFUND[0], embedded)
+    assert rml.faithfulness(REFUND[0], REFUND) == rml.faithfulness(REFUND[0], REFUND, lexical)

@@ -125,11 +125,13 @@ def test_agreement_summary_matches_its_parts():
 def test_meets_agreement_bar_edges():
     on_the_bar = agreement_summary([1] * 5 + [0] * 5, [1] * 4 + [0] + [0] * 4 + [1])  # accuracy 0.8, kappa 0.6
     assert meets_agreement_bar(on_the_bar)
-    exactly = {"n": 10, "accuracy": 0.6, "majority_share": 0.5, "kappa": 0.4}   # 0.6 - 0.5 is 0.0999... in floats
+    exactly = {"n": 10, "accuracy": 0.6, "majority_share": 0.5, "kappa": 0.2}   # 0.6 - 0.5 is 0.0999... in floats
     assert meets_agreement_bar(exactly)
-    assert not meets_agreement_bar({**exactly, "kappa": 0.39})
     assert not meets_agreement_bar({**exactly, "accuracy": 0.59})
-    assert not meets_agreement_bar({**exactly, "kappa": math.nan})
+    # kappa is reported beside the bar, not part of it: a low or undefined kappa does not decide
+    assert meets_agreement_bar({**exactly, "kappa": 0.1}) and meets_agreement_bar({**exactly, "kappa": math.nan})
+    skewed = {"n": 10, "accuracy": 0.8, "majority_share": 0.8, "kappa": 0.5}   # no better than the majority
+    assert not meets_agreement_bar(skewed)
 
 
 def write_second(folder, task, lines):

@@ -14,6 +14,7 @@ from .labels import (
     agreement_summary,
     judge_items,
     meets_agreement_bar,
+    read_judge_scores,
     read_second_labels,
     read_triad_labels,
 )
@@ -58,4 +59,5 @@ __all__ = [
     "agreement_summary",
     "AGREEMENT_BAR",
     "meets_agreement_bar",
+    "read_judge_scores",
 ]

@@ -152,7 +152,7 @@ DEFAULT_JUDGES = {"support": "lexical", "context_relevance": "embedding", "answe
 
 
 class DefaultJudge(Judge):
-    """The default judges as one judge: each question goes to the judge ``DEFAULT_JUDGES`` names.
+    """The default judges as one (every metric's ``judge=None``): each question to the judge ``DEFAULT_JUDGES`` names.
 
     >>> DefaultJudge().answer_relevance("怎么申请退款？", ["在订单页点击申请退款。"])[0].reason
     'cosine 0.67 >= 0.2 with the question'

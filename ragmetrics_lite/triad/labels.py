@@ -1,17 +1,17 @@
 """The triad labels and a judge's agreement with them.
 
-``data/triad/{task}.jsonl`` holds one labelled item per line, written by model sessions following
-the labelling guideline (schema and how they were written in ``data/triad/README.md``);
-half of each file is ``heldout``. :func:`judge_items` asks a judge about every item and
-:func:`agreement_summary` compares its verdicts with the labels (accuracy, the majority class's
-share, Cohen's kappa from :func:`ragmetrics_lite.cohens_kappa`, which equals
-``sklearn.metrics.cohen_kappa_score``). :func:`read_second_labels` reads a second labeller's labels
-for a sample of the items (``data/triad/second_labeller/{task}.jsonl``). Shown in
-``13_faithfulness.ipynb`` (all three tasks) and used in ``12_context_relevancy`` and
-``14_answer_relevancy``.
+``data/triad/{task}.jsonl`` holds one labelled item per line, written by model sessions following the
+labelling guideline (schema and how they were written in ``data/triad/README.md``); half of each file
+is ``heldout``. :func:`judge_items` asks a judge about every item and :func:`agreement_summary`
+compares its verdicts with the labels (accuracy, the majority class's share, Cohen's kappa from
+:func:`ragmetrics_lite.cohens_kappa`, which equals ``sklearn.metrics.cohen_kappa_score``).
+:func:`read_second_labels` reads a second labeller's labels for a sample of the items
+(``data/triad/second_labeller/{task}.jsonl``), :func:`read_judge_scores` the offline judges' figures
+as scored once after their freeze. Notebooks 12, 13 (all three tasks), 14 and 18.
 """
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from .judges import Judge
 from .metrics import ask_judge, judge_or_default
 
 __all__ = ["TRIAD_TASKS", "TASK_FIELDS", "AGREEMENT_BAR", "read_triad_labels", "read_second_labels", "judge_items",
-           "agreement_summary", "meets_agreement_bar"]
+           "agreement_summary", "meets_agreement_bar", "read_judge_scores"]
 
 TRIAD_TASKS = ("faithfulness", "context_relevancy", "answer_relevancy")
 #: The two texts each task compares: (judged against, judged item).
@@ -32,10 +32,9 @@ TASK_FIELDS = {
     "context_relevancy": ("question", "sentence"),
     "answer_relevancy": ("question", "statement"),
 }
-#: The bar a judge must clear on held-out items before its scores are trusted: Cohen's
-#: kappa with the labels at least 0.40, and accuracy at least 0.10 above the majority label's share
-#: (on balanced items, 0.60: always answering "yes" would score 0.50).
-AGREEMENT_BAR = {"kappa": 0.40, "accuracy_over_majority": 0.10}
+#: The bar a judge must clear on held-out items: accuracy at least the majority label's share + 0.10. Kappa is
+#: reported with its 95 % bootstrap interval, not held to a threshold (on ~100 items its standard error is ~0.1).
+AGREEMENT_BAR = {"accuracy_over_majority": 0.10}
 _COMMON = ("id", "split", "lang", "phenomenon")
 _CHOICES = {"split": ("dev", "heldout"), "lang": ("zh", "en")}
 
@@ -135,7 +134,7 @@ def read_second_labels(directory, task: str) -> pd.DataFrame:
 def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> pd.DataFrame:
     """``items`` plus ``judge`` (1/0, the judge's verdict) and ``reason``: one judge call per item.
 
-    Notebook ``13_faithfulness`` judges every labelled item this way (``judge=None``: LexicalJudge).
+    Notebook ``13_faithfulness`` judges every labelled item this way (``judge=None``: each task's default).
 
     >>> items = pd.DataFrame({"question": ["怎么申请退款？"], "statement": ["在订单页申请退款。"]})
     >>> judge_items(items, "answer_relevancy")[["judge"]]
@@ -192,20 +191,43 @@ def agreement_summary(truth, predicted) -> pd.Series:
 
 
 def meets_agreement_bar(summary) -> bool:
-    """Whether an :func:`agreement_summary` clears :data:`AGREEMENT_BAR` (both parts; NaN kappa fails).
+    """Whether an :func:`agreement_summary` clears :data:`AGREEMENT_BAR` (kappa does not decide it).
 
     Compared with a 1e-9 tolerance, so that a figure exactly on the bar (accuracy 0.6 against a
     majority share of 0.5, whose float difference is 0.0999...) counts as clearing it.
 
-    Notebooks ``12_context_relevancy``, ``13_faithfulness`` and ``14_answer_relevancy`` hold the
-    lexical judge's held-out figures against it.
+    Notebooks 12, 13, 14 and 18 hold the judges' held-out figures against it.
 
     >>> meets_agreement_bar(agreement_summary([1, 1, 0, 0, 1], [1, 1, 0, 0, 0]))
     True
-    >>> meets_agreement_bar(agreement_summary([1, 0, 1, 0], [1, 1, 1, 1]))
+    >>> meets_agreement_bar(agreement_summary([1, 0, 1, 0], [1, 1, 1, 1]))   # always "yes": the majority share
     False
     """
-    kappa = float(summary["kappa"])
     margin = float(summary["accuracy"]) - float(summary["majority_share"])
-    return (not math.isnan(kappa) and kappa >= AGREEMENT_BAR["kappa"] - 1e-9
-            and margin >= AGREEMENT_BAR["accuracy_over_majority"] - 1e-9)
+    return margin >= AGREEMENT_BAR["accuracy_over_majority"] - 1e-9
+
+
+def read_judge_scores(directory, task: str) -> pd.DataFrame:
+    """Both offline judges' recorded agreement on ``task``, a row each: ``default`` (``judge=None``'s,
+    chosen on ``dev_accuracy``, rounds 1-2), then round 3's held-out figures with 95 % bootstrap
+    intervals (``_low``, ``_high``), scored once after both freezes (``judge_scores.json``), and ``meets_bar``.
+
+    >>> import pathlib, ragmetrics_lite
+    >>> folder = pathlib.Path(ragmetrics_lite.__file__).parents[1] / "data" / "triad"
+    >>> read_judge_scores(folder, "answer_relevancy")[["default", "dev_accuracy", "accuracy", "meets_bar"]].round(3)
+               default  dev_accuracy  accuracy  meets_bar
+    judge
+    lexical      False         0.792     0.677       True
+    embedding     True         0.844     0.740       True
+    """
+    task = _check_task(task)
+    scores = json.loads((Path(directory) / "judge_scores.json").read_text(encoding="utf-8"))
+    freeze = json.loads((Path(directory) / "embedding_freeze.json").read_text(encoding="utf-8"))
+    held = scores["heldout"][task]
+    rows = {judge: {"default": scores["default_judge"][task] == judge,
+                    "dev_accuracy": freeze["dev"][task][judge]["accuracy"], **held[judge]["heldout"]}
+            for judge in ("lexical", "embedding")}
+    table = pd.DataFrame.from_dict(rows, orient="index").rename_axis("judge")
+    table["meets_bar"] = [meets_agreement_bar(row) for _, row in table.iterrows()]
+    return table[["default", "dev_accuracy", "n", "majority_share", "accuracy", "accuracy_low", "accuracy_high",
+                  "kappa", "kappa_low", "kappa_high", "meets_bar"]]

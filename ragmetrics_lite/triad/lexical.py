@@ -4,7 +4,7 @@ A teaching baseline, not a replacement for an LLM judge: it answers the three qu
 :class:`~ragmetrics_lite.triad.judges.Judge` by counting shared content words, so it misses
 paraphrase and antonyms ("refunds are allowed" vs "refunds are refused"). Notebook
 ``13_faithfulness.ipynb`` measures its agreement with the triad labels and shows the items it gets
-wrong; ``12_context_relevancy`` and ``14_answer_relevancy`` use it as the default. No reference
+wrong; it is faithfulness's default judge, and 12 and 14 set it beside the embedding judge. No reference
 library has a lexical judge; ragas' ``NonLLMContextPrecisionWithReference`` (string similarity
 >= 0.5) is the nearest relative.
 

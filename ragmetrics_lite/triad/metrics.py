@@ -1,7 +1,8 @@
 r"""The RAG triad (RAG 三元组) and context precision, as shares of a judge's verdicts.
 
 Each metric splits its text into items, asks a :class:`~ragmetrics_lite.triad.judges.Judge` for one
-yes/no verdict per item (``judge=None`` means ``LexicalJudge()``), and counts. The ``*_verdicts``
+yes/no verdict per item (``judge=None``: the lexical judge for faithfulness, the embedding judge for
+context and answer relevance, ``triad.embedding.DEFAULT_JUDGES``), and counts. The ``*_verdicts``
 twin returns the verdicts as a table; the score is computed from that table.
 
 ====================  ==========================  ===================================================
@@ -42,7 +43,7 @@ import pandas as pd
 from .._validation import RagMetricsWarning
 from ..retrieval import average_precision
 from .judges import Judge, Verdict
-from .lexical import LexicalJudge
+from .embedding import DefaultJudge
 from .statements import split_statements
 
 __all__ = [
@@ -79,9 +80,9 @@ def _check_contexts(contexts: object, name: str = "contexts") -> list[str]:
 
 
 def judge_or_default(judge: Judge | None) -> Judge:
-    """``judge``, or ``LexicalJudge()`` for None; refuses an object without the three judge methods."""
+    """``judge``, or ``DefaultJudge()`` for None; refuses an object without the three judge methods."""
     if judge is None:
-        return LexicalJudge()
+        return DefaultJudge()
     if not all(callable(getattr(judge, m, None)) for m in ("support", "context_relevance", "answer_relevance")):
         raise TypeError(f"judge must be a Judge (support, context_relevance, answer_relevance), got {judge!r}")
     return judge
