@@ -13,8 +13,9 @@ plots without alt text. Each handout here is one self-contained file instead:
   "[6pt]"; the math font (a subset of Latin Modern Math, ``scripts/make_math_font.py``) is
   embedded, so stretchy braces and big operators work on any machine;
 - the template's CDN blocks (require.js, MathJax, mermaid, widgets) are emptied;
-- the bundled Chinese font is embedded as a ``data:`` URI, cut down to the characters the page
-  uses, and drawn for text, tables and code;
+- the bundled Chinese font is embedded as a ``data:`` URI, cut down to the characters the
+  pages use, and declared for Chinese only (``unicode-range``) and first in every font list, so that
+  Chromium draws every Chinese character with it and Latin text keeps the other fonts;
 - plots are inline PNGs with alt text: the output's ``alt`` metadata
   (``output.metadata["image/png"]["alt"]``), else the cell's (``cell.metadata["alt"]``, a string
   or one string per image), else a description made from the notebook's title, the section
@@ -100,16 +101,25 @@ TEMPLATE = r"""
 {%- endblock data_latex %}
 """
 
+# The code points the Chinese font is declared for (make_font.py's CJK_BLOCKS; custom.css for JupyterLab
+# declares the same): radicals to unified ideographs (CJK punctuation 、。 among them), compatibility
+# ideographs, full-width forms (，（）：), extensions B to G. “ ” and · stay with the Latin fonts, which all
+# have them: the Chinese font's are a full em wide.
+CJK_RANGES = [(0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x3134F)]
+CJK_UNICODE_RANGE = ", ".join(f"U+{low:X}-{high:X}" for low, high in CJK_RANGES)
+# The Chinese font comes first in each list, and its unicode-range keeps it off Latin text: placed last, it
+# left Chromium drawing a page's Chinese with a fallback's .notdef boxes when that page loaded the font first.
 FONT_CSS = """
-@font-face {{ font-family: "{cjk_family}"; src: url(data:font/ttf;base64,{cjk}) format("truetype"); }}
+@font-face {{ font-family: "{cjk_family}"; src: url(data:font/ttf;base64,{cjk}) format("truetype");
+  unicode-range: {cjk_range}; }}
 @font-face {{ font-family: "{math_family}"; src: url(data:font/otf;base64,{math}) format("opentype"); }}
 body {{
-  --jp-ui-font-family: system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif, "{cjk_family}";
-  --jp-content-font-family: system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif, "{cjk_family}";
-  --jp-code-font-family: menlo, consolas, "DejaVu Sans Mono", monospace, "{cjk_family}";
-  --jp-code-font-family-default: menlo, consolas, "DejaVu Sans Mono", monospace, "{cjk_family}";
+  --jp-ui-font-family: "{cjk_family}", system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif;
+  --jp-content-font-family: "{cjk_family}", system-ui, -apple-system, "Segoe UI", helvetica, arial, sans-serif;
+  --jp-code-font-family: "{cjk_family}", menlo, consolas, "DejaVu Sans Mono", monospace;
+  --jp-code-font-family-default: "{cjk_family}", menlo, consolas, "DejaVu Sans Mono", monospace;
 }}
-math {{ font-family: "{math_family}", "{cjk_family}", math; }}
+math {{ font-family: "{cjk_family}", "{math_family}", math; }}
 details {{ margin-bottom: 1em; }}  /* an interview card, closed, before the next question */
 mtd[columnalign="left"] {{ text-align: left; }}  /* cases: MathML Core has no columnalign */
 math[display="block"] {{ margin: 0.6em 0; overflow-x: auto; overflow-y: hidden; }}
@@ -245,7 +255,7 @@ def font_subset_base64(path: Path, characters: set[str], extra: list[int] = ()) 
 
 def font_css(text: str, math_text: str) -> str:
     """@font-face rules embedding both fonts, each cut to the characters of ``text`` (all pages)."""
-    return FONT_CSS.format(cjk_family=CJK_FAMILY, math_family=MATH_FAMILY,
+    return FONT_CSS.format(cjk_family=CJK_FAMILY, math_family=MATH_FAMILY, cjk_range=CJK_UNICODE_RANGE,
                            cjk=font_subset_base64(CJK_FONT, set(text) - set(map(chr, range(0x20, 0x7F)))),
                            math=font_subset_base64(MATH_FONT, set(math_text) | set("0123456789()[]{}|"),
                                                    MATH_ALPHANUMERICS))

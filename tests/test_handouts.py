@@ -20,7 +20,8 @@ import pytest
 from fontTools.ttLib import TTFont
 from lxml import etree
 
-from tests.browser import ARTIFACTS, block_network, browser, fonts_used_for  # noqa: F401 (fixture)
+from tests.browser import (ARTIFACTS, CHINESE_CHARACTER, block_network, browser,  # noqa: F401 (fixture)
+                           chinese_font_survey, devtools, drawn_without, fonts_used_for)
 from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -337,6 +338,29 @@ def test_a_handout_in_chromium_with_the_network_off(exported, browser):
     assert page.evaluate("document.querySelector('details').open")
     page.locator("details").first.screenshot(path=str(ARTIFACTS / "handout_04_mrr_card_opened.png"))
     page.close()
+
+
+def test_every_chinese_character_of_every_handout_is_drawn_with_the_embedded_font(exported, browser):
+    """Every handout as a reader first opens it (the cache off: each page loads its font), every element
+    holding Chinese: the embedded font drew at least as many glyphs as the element has Chinese
+    characters, so none is a fallback's .notdef box. Then again with every interview card opened, for
+    the answers. The survey must have met every Chinese character of the page's body."""
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    session = devtools(page, cache=False)
+    not_drawn, unseen = [], []
+    for name, parsed in sorted(pages_of(exported).items()):
+        page.goto((exported["_folder"] / name).as_uri(), wait_until="load")
+        survey = chinese_font_survey(page, session)
+        page.evaluate("document.querySelectorAll('details').forEach(card => { card.open = true; })")
+        survey += chinese_font_survey(page, session, survey_pass=2)
+        not_drawn += [f"{name}: {line}" for line in drawn_without(handouts.CJK_FAMILY, survey)]
+        in_body = len(CHINESE_CHARACTER.findall("".join(parsed.find("body").xpath(".//text()[not(parent::script)]"))))
+        surveyed = sum(element["own"] for element in survey)
+        if surveyed != in_body:
+            unseen.append(f"{name}: {in_body} Chinese characters in the body, {surveyed} surveyed")
+    page.close()
+    assert not not_drawn, "Chinese not drawn with the embedded font:\n" + "\n".join(not_drawn)
+    assert not unseen, unseen
 
 
 def test_the_checks_cell_and_its_heading_stay_out_of_the_handout(tmp_path):
