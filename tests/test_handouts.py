@@ -89,7 +89,7 @@ def markdown_formulas(path: Path) -> int:
 
 @functools.lru_cache(maxsize=None)
 def font_from_base64(data: str) -> TTFont:
-    """One font object per distinct embedded font (each page embeds the same two), read only."""
+    """One font object per distinct embedded font (the math font is the same on every page), read only."""
     return TTFont(io.BytesIO(base64.b64decode(data)))
 
 
@@ -174,8 +174,11 @@ def test_both_fonts_are_embedded_and_cover_the_page(exported):
         fonts = embedded_fonts(page)
         assert set(fonts) == {handouts.CJK_FAMILY, handouts.MATH_FAMILY}, name
         cjk = fonts[handouts.CJK_FAMILY].getBestCmap()
-        lacking = {c for c in set("".join(READER_TEXT(page))) if make_font.is_cjk(c) and ord(c) not in cjk}
+        on_page = set("".join(READER_TEXT(page)))
+        lacking = {c for c in on_page if make_font.is_cjk(c) and ord(c) not in cjk}
         assert not lacking, f"{name}: the embedded Chinese font lacks {''.join(sorted(lacking))}"
+        unused = {chr(code) for code in cjk if CHINESE_CHARACTER.match(chr(code))} - on_page
+        assert not unused, f"{name}: the embedded Chinese font is not cut to the page: {''.join(sorted(unused))}"
         math = fonts[handouts.MATH_FAMILY]
         assert "MATH" in math, f"{name}: the math font lost its MATH table"
         in_formulas = {c for c in set("".join(text_of(m) for m in page.iter("math")))
@@ -325,6 +328,7 @@ def test_a_handout_in_chromium_with_the_network_off(exported, browser):
     drawn = fonts_used_for(page, "h1")
     assert drawn.get(family, 0) >= 6, f"the title's Chinese was drawn with {drawn}"
     assert handouts.MATH_FAMILY in fonts_used_for(page, "math mo")
+    assert set(fonts_used_for(page, "math mi")) == {handouts.MATH_FAMILY}  # an italic letter, U+1D400 and up
 
     # plots: decoded, with alt text; interview cards collapsed
     images = page.evaluate("[...document.images].map(i => [i.complete, i.naturalWidth, i.alt])")
