@@ -1,13 +1,14 @@
 """ragmetrics_lite: small, readable RAG evaluation metrics, each derived in a notebook.
 
-Retrieval metrics agree with trec_eval per query (``retrieval``; ``evaluate`` in ``batch``, over
-the metric table in ``metric_table``); TREC files are read by ``trec_io``; exercises for the
-notebooks live in ``ragmetrics_lite.exercises``.
+Retrieval metrics agree with trec_eval per query (``retrieval``: the per-query functions in
+``retrieval.metrics``, ``evaluate`` in ``retrieval.evaluate`` over the metric table in
+``retrieval.table``, computed by the fast engine in ``fast``); TREC files are read by ``trec_io``;
+exercises for the notebooks live in ``ragmetrics_lite.course.exercises``.
 """
 from ._validation import RagMetricsWarning
-from .batch import evaluate
-from .metric_table import METRICS, trec_eval_measure
-from .retrieval import (
+from .retrieval.evaluate import evaluate
+from .retrieval.table import METRICS, trec_eval_measure
+from .retrieval.metrics import (
     average_precision,
     dcg_at_k,
     hit_at_k,
@@ -19,21 +20,38 @@ from .retrieval import (
     reciprocal_rank,
 )
 from .trec_io import read_qrels, read_run
-from .tokenization import ngrams, tokenize, word_list_entries
-from .bleu_score import (
+from .text import (
+    LCS,
     SMOOTHING_DEFAULTS,
+    Score,
     bleu,
     brevity_penalty,
     clipped_precision,
     closest_reference_length,
     corpus_bleu,
+    count_chunks,
+    lcs,
+    meteor,
+    meteor_alignment,
+    ngrams,
+    rouge_l,
+    rouge_n,
+    rouge_scores,
+    tokenize,
+    word_list_entries,
 )
-from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
-from .meteor_score import count_chunks, meteor, meteor_alignment
 from .course.notes import notes_check, notes_claim, on_notes_example, same_inputs
-from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
-from .agreement import cohens_kappa, fleiss_kappa, rating_counts
-from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
+from .stats import (
+    PERCENTILE_METHODS,
+    StageTimer,
+    bootstrap_ci,
+    cohens_kappa,
+    fleiss_kappa,
+    holm_rejections,
+    latency_percentiles,
+    paired_permutation_test,
+    rating_counts,
+)
 from .course.playground import rank_playground
 from . import triad
 from .triad import (

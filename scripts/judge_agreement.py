@@ -1,9 +1,9 @@
-"""Measure how far a judge of the RAG triad agrees with the hand labels in data/triad/.
+"""Measure how far a judge of the RAG triad agrees with the triad labels in data/triad/.
 
 One table: per task, the items judged, the judge's accuracy against the labels, the majority
 label's share, Cohen's kappa with a 95% percentile bootstrap interval (the items resampled with
 replacement: ``--resamples``, default 2000, ``--seed``, default 0, so the same command prints the
-same interval), and whether the figures clear issue 10's bar (``rml.triad.AGREEMENT_BAR``: kappa
+same interval), and whether the figures clear the agreement bar (``rml.triad.AGREEMENT_BAR``: kappa
 at least 0.40 and accuracy at least the majority share + 0.10), judged on the point kappa, not on
 the interval. On ~100 items the interval is 0.3 to 0.4 wide: read "meets the bar" beside it.
 The script measures; it exits 0 whether or not the bar is met. Run from anywhere:
@@ -158,7 +158,7 @@ def kappa_interval(truth, judged, n_resamples: int = RESAMPLES, seed: int = SEED
     """A percentile bootstrap interval for Cohen's kappa of 0/1 labels, resampling the items.
 
     ``numpy.random.default_rng(seed).integers(0, n, (n_resamples, n))`` draws the resamples (the
-    convention of ``rml.significance.bootstrap_ci``, which bootstraps means), :func:`resampled_kappas`
+    convention of ``rml.bootstrap_ci``, which bootstraps means), :func:`resampled_kappas`
     scores them, and the bounds are numpy's default (linear) quantiles at (1 - confidence) / 2 and
     (1 + confidence) / 2. A resample whose items all carry one label on both sides (p_e = 1) has no
     kappa: it is dropped, and ``resamples`` counts the ones kept. NaN bounds when none is kept.

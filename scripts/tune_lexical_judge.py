@@ -1,9 +1,9 @@
 """Choose LexicalJudge's three thresholds on the development items only, and estimate how well the
 choice generalises by cross-validation.
 
-Development items: the rows with ``split == "dev"`` in ``--data`` (default ``data/triad``). After the
-round-3 labels commit these are exactly the 320 items of rounds 1 and 2 (ids f001-f128, c001-c096,
-a001-a096); the held-out rows are never read.
+Development items: the rows with ``split == "dev"`` in ``--data`` (default ``data/triad``): the 320
+items of labelling rounds 1 and 2 (ids f001-f128, c001-c096, a001-a096); the held-out rows are never
+read.
 
 The rule (one threshold per task): on a 0.05 grid, take the threshold with the highest accuracy
 against the first labeller; among equals, the middle one. The frozen default is that rule applied

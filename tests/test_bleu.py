@@ -8,7 +8,7 @@ import random
 import pytest
 from sacrebleu.metrics import BLEU
 
-from ragmetrics_lite.bleu_score import (
+from ragmetrics_lite.text.bleu import (
     SMOOTHING_DEFAULTS,
     bleu,
     brevity_penalty,
@@ -297,12 +297,11 @@ def test_bleu_works_with_the_references_blocked():
     assert out == "0.7071 0.3799 (3, 5) 0.8187 4 ['add-k', 'exp', 'floor', 'none']\n"
 
 
-# --- the batch path: corpus statistics counted at once equal the per-sentence sums ---------------
+# --- the fast path: each segment's statistics counted at once equal the sentence statistics -----
 @pytest.mark.parametrize("seed", range(12))
-def test_corpus_statistics_equal_the_sum_of_sentence_statistics(seed):
-    import random
-
-    from ragmetrics_lite.bleu_score import _corpus_stats, _segment_stats
+def test_segment_statistics_counted_at_once_equal_the_sentence_statistics(seed):
+    from ragmetrics_lite.fast.text import bleu_statistics
+    from ragmetrics_lite.text.bleu import _segment_stats
 
     rng = random.Random(seed)
     vocabulary = [f"w{i}" for i in range(rng.choice([2, 3, 5, 50]))]
@@ -310,7 +309,40 @@ def test_corpus_statistics_equal_the_sum_of_sentence_statistics(seed):
     references = [[rng.choices(vocabulary, k=rng.randint(0, 8)) for _ in range(rng.randint(1, 3))]
                   for _ in candidates]
     for max_n in (1, 2, 4):
-        summed = [0] * (2 + 2 * max_n)
-        for candidate, refs in zip(candidates, references):
-            summed = [a + b for a, b in zip(summed, _segment_stats(candidate, refs, max_n))]
-        assert _corpus_stats(candidates, references, max_n) == summed
+        rows = bleu_statistics(candidates, references, max_n).tolist()
+        assert rows == [_segment_stats(c, refs, max_n) for c, refs in zip(candidates, references)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_corpus_bleu_scores_the_summed_sentence_statistics(seed):
+    from ragmetrics_lite.text.bleu import _score_from_stats, _segment_stats
+
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(5)]
+    candidates = [rng.choices(vocabulary, k=rng.randint(1, 8)) for _ in range(30)]
+    references = [[rng.choices(vocabulary, k=rng.randint(1, 8)) for _ in range(rng.randint(1, 3))]
+                  for _ in candidates]
+    summed = [sum(column) for column in zip(*(_segment_stats(c, r, 4) for c, r in zip(candidates, references)))]
+    for smoothing in ("none", "exp"):
+        want = _score_from_stats(summed, 4, smoothing, None, False)
+        assert corpus_bleu(candidates, references, smoothing=smoothing) == want
+
+
+@pytest.mark.parametrize("limit", [2**62, 300])  # 300: the 4-gram codes are renumbered first
+def test_ngram_codes_are_equal_exactly_when_the_ngrams_are(limit):
+    from ragmetrics_lite.fast.text import ngram_codes, token_stream
+
+    rng = random.Random(limit)
+    sentences = [rng.choices("abcde", k=rng.randint(0, 6)) for _ in range(15)]
+    for n, _, code in ngram_codes(token_stream(sentences), 4, room=2**62 // limit):
+        grams = [tuple(s[i : i + n]) for s in sentences for i in range(len(s) - n + 1)]
+        assert len(code) == len(grams)
+        assert len(set(zip(grams, code.tolist()))) == len(set(grams)) == len(set(code.tolist()))
+        assert code.max(initial=0) < limit
+
+
+def test_ngram_codes_refuse_a_batch_too_large_to_count_exactly():
+    from ragmetrics_lite.fast.text import ngram_codes, token_stream
+
+    with pytest.raises(ValueError, match="too many distinct n-grams"):
+        list(ngram_codes(token_stream([list("abcdeabcdeedcba")]), 3, room=2**62 // 20))

@@ -1,4 +1,4 @@
-"""scripts/judge_agreement.py: a judge measured against the triad's hand labels.
+"""scripts/judge_agreement.py: a judge measured against the triad labels.
 
 The lexical judge's held-out table must equal the figures recorded at its freeze
 (data/triad/judge_freeze.json); an LLMJudge is driven by a scripted ``complete`` (no network:

@@ -11,7 +11,7 @@ import random
 import pytest
 from nltk.translate.meteor_score import _count_chunks, align_words, meteor_score
 
-from ragmetrics_lite.meteor_score import count_chunks, meteor, meteor_alignment
+from ragmetrics_lite.text.meteor import count_chunks, meteor, meteor_alignment
 
 from .helpers import run_with_blocked
 

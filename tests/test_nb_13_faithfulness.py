@@ -30,7 +30,7 @@ import ragmetrics_lite as rml
 FREEZE = Path(__file__).resolve().parents[1] / "data" / "triad" / "judge_freeze.json"
 CONTEXTS = ["本产品自签收之日起 7 天内可以申请退款。", "申请退款需要提供订单号，审核通过后 3 个工作日内原路退回。"]
 UNFAITHFUL = "本产品支持 30 天无理由退款。退款需要提供订单号。"
-exercise = importlib.import_module("ragmetrics_lite.exercises.q13_idk_verdicts")
+exercise = importlib.import_module("ragmetrics_lite.course.exercises.q13_idk_verdicts")
 
 
 def test_punkt_leaves_a_chinese_answer_in_one_piece_but_split_statements_does_not():
@@ -72,12 +72,12 @@ def test_jieba_hides_the_unit_and_the_negation_so_both_are_read_on_the_raw_text(
     assert rml.triad.lexical.numbers_in(claim) == ["30"] and rml.triad.lexical.negation_cues(claim) == ["无"]
 
 
-@pytest.mark.parametrize("statement, person, judge, why", [
+@pytest.mark.parametrize("statement, label, judge, why", [
     ("收到货一周之内都能退钱。", True, False, "0/"),                # paraphrase, no shared content word
     ("本产品签收后 7 天内禁止申请退款。", False, False, "missing: 禁止"),  # antonym: 禁止 is not in the context
     ("本产品签收后三十天内可以申请退款。", False, False, "number 30 天"),  # a number in words is read
 ])
-def test_the_lexical_judge_on_the_notebooks_blind_spot_probes(statement, person, judge, why):
+def test_the_lexical_judge_on_the_notebooks_blind_spot_probes(statement, label, judge, why):
     (verdict,) = rml.triad.LexicalJudge().support([statement], CONTEXTS)
     assert verdict.verdict is judge and why in verdict.reason
     # the antonym is caught only for want of the word: where the context uses 禁止 elsewhere, it passes
@@ -86,7 +86,7 @@ def test_the_lexical_judge_on_the_notebooks_blind_spot_probes(statement, person,
 
 
 def test_another_unit_is_read_only_with_the_units_rule():
-    statement = "本产品签收后 168 小时内可以申请退款。"   # 168 hours = 7 days: a person labels it supported
+    statement = "本产品签收后 168 小时内可以申请退款。"   # 168 hours = 7 days: the guideline labels it supported
     (default,) = rml.triad.LexicalJudge().support([statement], CONTEXTS)
     assert "units" not in rml.triad.lexical.DEFAULT_RULES and "units" in rml.triad.lexical.RULES
     assert default.verdict is False and "number 168 小时 not in the closest context sentence" in default.reason

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from rouge_score import rouge_scorer
 
-from ragmetrics_lite.rouge import LCS, Score, lcs, rouge_l, rouge_n
+from ragmetrics_lite.text.rouge import LCS, Score, lcs, rouge_l, rouge_n
 
 from .helpers import run_with_blocked
 

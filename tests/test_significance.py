@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from ragmetrics_lite import significance
-from ragmetrics_lite.significance import bootstrap_ci, holm_rejections, paired_permutation_test
+from ragmetrics_lite.stats import significance
+from ragmetrics_lite.stats.significance import bootstrap_ci, holm_rejections, paired_permutation_test
 
 from .helpers import run_with_blocked
 

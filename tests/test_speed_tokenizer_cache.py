@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ragmetrics_lite import tokenization
+from ragmetrics_lite.text import tokenization
 
 jieba = pytest.importorskip("jieba")
 

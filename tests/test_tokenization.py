@@ -8,7 +8,8 @@ import textwrap
 
 import pytest
 
-from ragmetrics_lite.tokenization import _as_tokens, ngrams, tokenize, word_list_entries
+from ragmetrics_lite._validation import as_tokens
+from ragmetrics_lite.text.tokenization import CJK_IDEOGRAPH, ngrams, tokenize, word_list_entries
 
 from .helpers import run_with_blocked
 
@@ -100,7 +101,7 @@ def test_tokens_always_pass_the_metrics_token_check():
     for keep_punct in (False, True):
         for word_list in (False, True):
             tokens = tokenize(text, keep_punct=keep_punct, word_list=word_list)
-            assert _as_tokens(tokens) == tokens
+            assert as_tokens(tokens) == tokens
 
 
 def test_ngrams():
@@ -176,3 +177,10 @@ def test_tokenize_works_with_the_references_blocked():
         """
     )
     assert out == "['巴黎', '的', '埃菲尔铁塔', '有', '330', '米', '高'] [('a', 'b'), ('b', 'c')] 2\n"
+
+
+def test_cjk_ideograph_is_an_ideograph_of_the_unified_extension_a_or_compatibility_blocks():
+    ideographs = ["一", "龥", "\u3400", "\u4db5", "\uf900", "豈", "退"]
+    others = ["\u4dc0", "䷀", "あ", "ア", "한", "，", "A", "1", "\U00020000"]
+    assert all(CJK_IDEOGRAPH.fullmatch(char) for char in ideographs)
+    assert not any(CJK_IDEOGRAPH.fullmatch(char) for char in others)

@@ -149,7 +149,7 @@ def test_read_second_labels_joins_the_first_file(tmp_path, task):
 
 
 @pytest.mark.parametrize("line, message", [
-    ({"id": "f001", "label": 2}, "second_labeller/faithfulness.jsonl line 2: label must be 1 or 0"),
+    ({"id": "f001", "label": 2}, "second_labeller/faithfulness.jsonl, line 2: label must be 1 or 0"),
     ({"id": "f001", "label": False}, "line 2: label must be 1 or 0"),
     ({"label": 1}, "line 2: expected a JSON object with an id and a label"),
     ([1, 0], "line 2: expected a JSON object with an id and a label"),

@@ -3,7 +3,7 @@
 ``import ragmetrics_lite as rml`` then ``rml.triad.faithfulness(answer, contexts)``. The metrics
 count a judge's yes/no verdicts (``metrics``); the judge is pluggable (``judges``): the offline
 ``LexicalJudge`` by default, or ``LLMJudge`` around any ``complete(prompt) -> str``. Statements
-are split by ``split_statements``; hand labels and agreement live in ``labels``. Derived in
+are split by ``split_statements``; the triad labels and agreement live in ``labels``. Derived in
 ``12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and ``14_answer_relevancy.ipynb``.
 """
 from .judges import Judge, ScriptedJudge, Verdict

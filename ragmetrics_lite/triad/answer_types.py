@@ -30,6 +30,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .judge_words import word_list, word_sections
+from .negation import negation_cues
 from .quantities import quantities_in
 
 __all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES", "SUPERSEDED_CUES",
@@ -39,94 +41,33 @@ __all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HI
 
 #: Interrogatives -> the answer type they ask for, checked in this order (the first match in a
 #: question part wins: "how long" is a duration, not a step).
-QUESTION_TYPES: dict[str, tuple[str, ...]] = {
-    "weight": ("多重", "多沉", "重量", "how heavy", "weigh", "weight"),
-    "distance": ("多远", "距离", "how far", "distance"),
-    "clock": ("几点", "what time"),
-    "duration": ("多久", "多长时间", "多长", "多少天", "多少小时", "多少分钟", "几天", "几个月", "几年", "几周",
-                 "几小时", "几个小时", "几分钟", "how long", "how soon", "how many days", "how many hours",
-                 "how many weeks", "how many months", "how many years", "how many minutes"),
-    "time": ("什么时候", "何时", "哪天", "哪一天", "when", "by when", "how soon"),
-    "amount": ("多少钱", "价格", "费用是多少", "how much", "what does it cost", "what is the price"),
-    "number": ("多少", "几", "多大", "多高", "多快", "多少个", "how many", "how large",
-               "how big", "how fast", "how high", "what is the maximum",
-               "what is the minimum", "what is the limit", "up to how"),
-    "step": ("怎么办", "怎么", "怎样", "如何", "咋", "how do", "how can", "how should", "how to",
-             "what should i do", "what do i do", "what now", "what happens"),
-    "place": ("哪里", "哪儿", "在哪", "去哪", "where"),
-    "reason": ("为什么", "为何", "why"),
-    "yes_no": ("能不能", "可不可以", "是不是", "有没有", "要不要", "需不需要", "会不会", "能否", "是否",
-               "可以吗", "吗", "can ", "could ", "is ", "are ", "am ", "do ", "does ", "did ", "will ",
-               "would ", "should ", "may ", "must ", "has ", "have "),
-    "open": ("什么", "哪些", "哪个", "哪种", "谁", "what", "which", "who"),
-}
-#: Words that show an answer of each type in the text (quantities are found separately).
-ANSWER_EVIDENCE: dict[str, tuple[str, ...]] = {
-    "weight": (),
-    "distance": (),
-    "clock": ("全天", "24 小时", "around the clock", "midnight", "noon", "24/7"),
-    "duration": ("当天", "当日", "次日", "隔天", "立即", "马上", "即时", "实时", "永久", "长期", "随时",
-                 "same day", "next day", "immediately", "instantly", "right away", "at once",
-                 "overnight", "permanently", "forever", "at any time"),
-    "time": ("当天", "当日", "次日", "明天", "今天", "周一", "周末", "月底", "月初", "之前", "之后", "以前",
-             "以后", "前", "后", "时", "立即", "马上", "随时", "same day", "next day", "today",
-             "tomorrow", "monday", "weekend", "before", "after", "until", "once", "immediately",
-             "at any time", "end of", "as soon as"),
-    "amount": ("免费", "不收费", "不要钱", "包邮", "全额", "半价", "free", "no charge", "no cost",
-               "costs nothing", "full refund", "in full", "half price"),
-    "number": ("全部", "所有", "不限", "无限", "没有上限", "all", "every", "unlimited", "no limit", "none"),
-    "step": ("点击", "点", "打开", "进入", "选择", "填写", "提交", "联系", "拨打", "发送", "登录", "前往",
-             "上传", "下载", "按", "长按", "设置", "申请", "寄", "扫", "输入", "找", "用", "可以", "可",
-             "click", "tap", "press", "open", "go to", "select", "choose", "enter", "fill", "submit",
-             "contact", "call", "email", "send", "log in", "sign in", "visit", "upload", "download",
-             "scan", "hold", "use", "file", "report", "book", "apply", "request", "bring", "you can",
-             "can be", "via", "through"),
-    "place": ("在", "到", "寄", "地址", "页面", "页", "门店", "柜台", "中心", "网站", "官网", "楼", "室", "处",
-              "in ", "at ", "on ", "to ", "under ", "from ", "via", "address", "page", "store", "desk",
-              "office", "portal", "website", "app", "centre", "center"),
-    "reason": ("因为", "由于", "为了", "所以", "因此", "原因", "because", "since", "due to", "so that",
-               "in order to", "to protect", "reason"),
-    "yes_no": ("可以", "可", "能", "不", "没", "无", "未", "须", "必须", "需要", "需", "支持", "允许", "只", "仅",
-               "是的", "会", "有", "免", "禁止", "yes", "no", "not", "n't", "can", "cannot", "may", "must",
-               "only", "allowed", "permitted", "required", "need", "never", "always", "should", "will"),
-    "open": (),
-}
+QUESTION_TYPES: dict[str, tuple[str, ...]] = word_sections("question_types")
+#: Words that show an answer of each type in the text (quantities are found separately); weight,
+#: distance and open have none.
+_EVIDENCE = word_sections("answer_evidence")
+ANSWER_EVIDENCE: dict[str, tuple[str, ...]] = {kind: _EVIDENCE.get(kind, ()) for kind in QUESTION_TYPES}
 #: Evasion, refusal and pleasantry: a statement that says nothing about the question.
-EVASION_CUES = ("视情况而定", "看情况", "得看情况", "因人而异", "不确定", "不清楚", "说不准", "不好说", "不知道",
-                "无法回答", "无法确定", "没法回答", "抱歉", "对不起", "暂无", "感谢", "谢谢", "祝您", "很高兴",
-                "it depends", "depends on", "not sure", "unsure", "don't know", "do not know", "no idea",
-                "can't say", "cannot say", "unable to answer", "can't answer", "cannot answer", "sorry",
-                "i'm afraid", "no information", "thank", "appreciate", "have a nice day",
-                "have a wonderful day", "have a great day", "happy to help", "great question")
+EVASION_CUES = word_list("evasion_cues")
 #: A question form inside a statement: it asks or reports the question instead of answering.
-ECHO_CUES = ("是否", "能否", "能不能", "可不可以", "是不是", "有没有", "要不要", "会不会", "怎么", "怎样", "如何",
-             "多久", "什么时候", "为什么", "吗", "？", "想知道", "想了解", "咨询", "whether",
-             "how to", "how do", "how can", "how long", "how much", "how many", "?", "ask", "asks",
-             "asked", "question", "questions", "wonder")
+ECHO_CUES = word_list("echo_cues")
 #: When or how often a rule changed (its history, not its value).
-HISTORY_CUES = ("调整", "修改", "修订", "变更", "更新", "改过", "改为", "多次", "历次", "曾经", "曾", "以前", "此前",
-                "原来", "试行", "上线", "推出", "印发", "开始", "changed", "change", "updated", "update",
-                "revised", "amended", "introduced", "launched", "began", "started", "set up", "history",
-                "used to", "previously", "formerly", "twice", "several times", "last revised")
+HISTORY_CUES = word_list("history_cues")
 #: A rule marked as no longer in force.
-SUPERSEDED_CUES = ("已废止", "废止", "旧版", "旧规", "旧的", "此前", "以前", "之前的", "原先", "曾", "已停用", "停用",
-                   "已取消", "过去", "已调整", "不再", "retired", "discontinued", "superseded", "previously",
-                   "formerly", "used to", "no longer", "has since", "have since", "obsolete", "expired")
+SUPERSEDED_CUES = word_list("superseded_cues")
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 #: "until <a date or version>" also marks a rule as superseded ("until May 2026", "until v5.2").
 SUPERSEDED_PATTERNS = (rf"\buntil\s+(?:the\s+)?(?:(?:app\s+)?version\b|v?\d|{_MONTHS})",)
 #: A question about the past (the old rule, or the change): superseded rules and history answer it.
-PAST_QUESTION_CUES = ("以前", "之前", "此前", "原来", "过去", "旧", "变更", "调整", "改", "before", "previous",
-                      "previously", "old", "used to", "was", "were", "change", "changed", "history")
+PAST_QUESTION_CUES = word_list("past_question_cues")
 #: A text that (also) states what holds now.
-CURRENT_CUES = ("现行", "现在", "目前", "当前", "新版", "最新", "current", "currently", "in force", "latest")
+CURRENT_CUES = word_list("current_cues")
 #: "since <a date or version>", "自 ... 起" also state what holds now.
 CURRENT_PATTERNS = (r"(?:自|从).{0,15}起",
                     rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
 #: A text that says its topic is not covered here.
-NOT_COVERED_CUES = ("不涉及", "未涉及", "不介绍", "不包括本", "不适用", "不在本", "另行规定", "请参阅", "详见",
-                    "不讨论", "does not cover", "doesn't cover", "not covered", "does not apply", "doesn't apply",
-                    "outside the scope", "not discussed", "covered elsewhere", "see section", "not described")
+NOT_COVERED_CUES = word_list("not_covered_cues")
+#: Question forms that ask what something is like, not how to do it: read as 什么 ("open").
+DESCRIPTION_FORMS = word_list("description_forms")
 
 
 @lru_cache(maxsize=None)
@@ -160,10 +101,6 @@ def strip_cues(text: str, cues: tuple[str, ...]) -> str:
     for cue in sorted(cues, key=len, reverse=True):
         lowered = _pattern(cue).sub(lambda m: " " * len(m.group()), lowered)
     return lowered
-
-
-#: Question forms that ask what something is like, not how to do it: read as 什么 ("open").
-DESCRIPTION_FORMS = ("怎么样", "怎样的", "是怎样", "什么样", "如何的")
 
 
 def _parts(question: str) -> list[str]:
@@ -237,11 +174,8 @@ def answer_type_found(kind: str, text: str, dates: bool = True) -> bool:
         return True
     if kind == "open":
         return True  # what / which / who: any text may answer; overlap decides
-    if kind == "yes_no":
-        from .lexical import negation_cues  # here, not at the top: lexical.py imports this module
-
-        if negation_cues(text):
-            return True  # "no" is an answer
+    if kind == "yes_no" and negation_cues(text):
+        return True  # "no" is an answer
     return bool(cues_in(text, ANSWER_EVIDENCE[kind]))
 
 

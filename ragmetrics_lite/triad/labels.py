@@ -1,6 +1,7 @@
-"""Hand labels for the triad and a judge's agreement with them.
+"""The triad labels and a judge's agreement with them.
 
-``data/triad/{task}.jsonl`` holds one labelled item per line (schema in ``data/triad/README.md``);
+``data/triad/{task}.jsonl`` holds one labelled item per line, written by model sessions following
+the labelling guideline (schema and how they were written in ``data/triad/README.md``);
 half of each file is ``heldout``. :func:`judge_items` asks a judge about every item and
 :func:`agreement_summary` compares its verdicts with the labels (accuracy, the majority class's
 share, Cohen's kappa from :func:`ragmetrics_lite.cohens_kappa`, which equals
@@ -11,15 +12,15 @@ for a sample of the items (``data/triad/second_labeller/{task}.jsonl``). Shown i
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import pandas as pd
 
-from ..agreement import cohens_kappa
+from ..stats.agreement import cohens_kappa
+from ..trec_io import read_jsonl
 from .judges import Judge
-from .metrics import _ask, _judge_or_default
+from .metrics import ask_judge, judge_or_default
 
 __all__ = ["TRIAD_TASKS", "TASK_FIELDS", "AGREEMENT_BAR", "read_triad_labels", "read_second_labels", "judge_items",
            "agreement_summary", "meets_agreement_bar"]
@@ -31,7 +32,7 @@ TASK_FIELDS = {
     "context_relevancy": ("question", "sentence"),
     "answer_relevancy": ("question", "statement"),
 }
-#: The bar a judge must clear on held-out items before its scores are trusted (issue 10): Cohen's
+#: The bar a judge must clear on held-out items before its scores are trusted: Cohen's
 #: kappa with the labels at least 0.40, and accuracy at least 0.10 above the majority label's share
 #: (on balanced items, 0.60: always answering "yes" would score 0.50).
 AGREEMENT_BAR = {"kappa": 0.40, "accuracy_over_majority": 0.10}
@@ -62,22 +63,10 @@ def _check_item(item: object, where: str, task: str) -> dict:
     return item
 
 
-def _read_jsonl(path: Path, check, shown: str) -> list[dict]:
-    """Each non-blank line of ``path`` parsed and passed through ``check(item, where)``; ids unique.
+def _read_items(path: Path, check, shown: str) -> list[dict]:
+    """Each non-blank line of ``path`` through ``check(item, where)``, ids unique, at least one item.
     Errors name the file as ``shown`` and the line."""
-    items, seen = [], set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{shown} line {number}"
-        try:
-            item = check(json.loads(line), where)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
-        if item["id"] in seen:
-            raise ValueError(f"{where}: id {item['id']!r} appears twice")
-        seen.add(item["id"])
-        items.append(item)
+    items = read_jsonl(path, check, key="id", name=shown)
     if not items:
         raise ValueError(f"{shown} holds no items")
     return items
@@ -107,7 +96,7 @@ def read_triad_labels(directory, task: str) -> pd.DataFrame:
     0  a1      1
     """
     task = _check_task(task)
-    items = _read_jsonl(Path(directory) / f"{task}.jsonl", lambda item, where: _check_item(item, where, task),
+    items = _read_items(Path(directory) / f"{task}.jsonl", lambda item, where: _check_item(item, where, task),
                         f"{task}.jsonl")
     columns = [*_COMMON, *TASK_FIELDS[task], "label", "note"]
     frame = pd.DataFrame(items).reindex(columns=columns)
@@ -135,7 +124,7 @@ def read_second_labels(directory, task: str) -> pd.DataFrame:
     """
     first = read_triad_labels(directory, task)
     shown = f"second_labeller/{task}.jsonl"
-    second = {item["id"]: item["label"] for item in _read_jsonl(Path(directory) / shown, _check_second, shown)}
+    second = {item["id"]: item["label"] for item in _read_items(Path(directory) / shown, _check_second, shown)}
     unknown = sorted(set(second) - set(first["id"]))
     if unknown:
         raise ValueError(f"{shown}: id(s) {unknown[:5]} are not in {task}.jsonl")
@@ -160,15 +149,15 @@ def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> p
     missing = [c for c in (against, item_field) if c not in items.columns]
     if missing:
         raise ValueError(f"items lacks the column(s) {missing} that task {task!r} needs")
-    judge = _judge_or_default(judge)
+    judge = judge_or_default(judge)
     verdicts = []
     for first, second in zip(items[against], items[item_field]):
         if task == "faithfulness":
-            verdicts += _ask(judge, "support", [second], [first], 1)
+            verdicts += ask_judge(judge, "support", [second], [first], 1)
         elif task == "context_relevancy":
-            verdicts += _ask(judge, "context_relevance", first, [second], 1)
+            verdicts += ask_judge(judge, "context_relevance", first, [second], 1)
         else:
-            verdicts += _ask(judge, "answer_relevance", first, [second], 1)
+            verdicts += ask_judge(judge, "answer_relevance", first, [second], 1)
     out = items.copy()
     out["judge"] = [int(v.verdict) for v in verdicts]
     out["reason"] = [v.reason for v in verdicts]

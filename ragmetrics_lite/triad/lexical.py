@@ -3,7 +3,7 @@ r"""LexicalJudge (词汇评审器): an offline, deterministic judge built on wor
 A teaching baseline, not a replacement for an LLM judge: it answers the three questions of
 :class:`~ragmetrics_lite.triad.judges.Judge` by counting shared content words, so it misses
 paraphrase and antonyms ("refunds are allowed" vs "refunds are refused"). Notebook
-``13_faithfulness.ipynb`` measures its agreement with hand labels and shows the items it gets
+``13_faithfulness.ipynb`` measures its agreement with the triad labels and shows the items it gets
 wrong; ``12_context_relevancy`` and ``14_answer_relevancy`` use it as the default. No reference
 library has a lexical judge; ragas' ``NonLLMContextPrecisionWithReference`` (string similarity
 >= 0.5) is the nearest relative.
@@ -35,10 +35,8 @@ The rules (each broken rule adds a line to the verdict's ``reason``, named after
   and states nothing current, when the question does not ask about the past). A text of several
   sentences (a whole chunk, for context precision) is relevant when one sentence is.
 
-Negation cues are matched on the raw text after removing the listed exceptions
-(``NEGATION_EXCEPTIONS``: words that contain a cue character without negating, such as 无论
-"no matter", 不仅 "not only", 非常 "very", 未来 "future", 是否 "whether"). 无法 ("cannot") and
-不同 ("different") are kept as negations: they deny something the positive sentence asserts.
+Negation cues and their exceptions are read on the raw text (:mod:`~ragmetrics_lite.triad.negation`);
+the word and cue lists are package data (:mod:`~ragmetrics_lite.triad.judge_words`).
 """
 from __future__ import annotations
 
@@ -47,10 +45,10 @@ import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
-from ..tokenization import tokenize
+from ..text.tokenization import CJK_IDEOGRAPH, tokenize
+from . import answer_types, quantities
 from .answer_types import (
     CURRENT_CUES,
     ECHO_CUES,
@@ -65,47 +63,23 @@ from .answer_types import (
     strip_cues,
     superseded,
 )
+from .judge_words import default_stopwords, stopwords_sha256
 from .judges import Judge, Verdict
+from .negation import NEGATION_CUES, NEGATION_EXCEPTIONS, negation_cues
 from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in
 from .statements import split_statements
 
-__all__ = [
-    "LexicalJudge",
-    "RULES",
-    "DEFAULT_RULES",
-    "NEGATION_CUES",
-    "NEGATION_EXCEPTIONS",
-    "MEASURE_WORDS",
-    "NUMBER_EXCEPTIONS",
-    "default_stopwords",
-    "stopwords_sha256",
-    "word_lists",
-    "word_lists_sha256",
-    "negation_cues",
-    "numbers_in",
-    "quantities_in",
-]
+__all__ = ["LexicalJudge", "RULES", "DEFAULT_RULES", "NEGATION_CUES", "NEGATION_EXCEPTIONS", "MEASURE_WORDS",
+           "NUMBER_EXCEPTIONS", "default_stopwords", "stopwords_sha256", "word_lists", "word_lists_sha256",
+           "negation_cues", "numbers_in", "quantities_in"]
 
-_STOPWORDS_FILE = "stopwords.txt"
 #: The rules beyond word overlap, each a name for ``LexicalJudge(rules=...)`` and in verdict reasons.
 RULES = ("units", "answer_type", "evasion", "echo", "history", "superseded", "not_covered")
-#: The rules on by default. ``units`` (converting units before comparing values) is off: in round 3's
-#: cross-validation it raised the fit on all development items but lowered the cross-round
-#: estimates (``data/triad/judge_freeze.json``), so by the tuning protocol it stays an option.
+#: The rules on by default. ``units`` (converting units before comparing values) is off: it raises
+#: the fit on all development items but lowers the cross-validated estimates recorded in
+#: ``data/triad/judge_freeze.json``, so by the tuning protocol (``scripts/tune_lexical_judge.py``)
+#: it stays an option.
 DEFAULT_RULES = ("answer_type", "evasion", "echo", "history", "superseded", "not_covered")
-
-#: Negation cues, matched on the raw (lower-cased) text.
-NEGATION_CUES = ("没有", "不", "没", "无", "未", "非", "别", "勿", "否",
-                 "not", "no", "never", "n't", "none", "nothing", "nobody", "neither", "nor",
-                 "without", "cannot")
-#: Words that contain a cue but do not negate; removed before the cues are searched.
-NEGATION_EXCEPTIONS = ("无论", "不论", "不管", "不仅", "不但", "不过", "不断", "不久", "不少", "不错",
-                       "非常", "除非", "未来", "未必", "是否", "否则", "特别", "区别", "分别", "类别",
-                       "级别", "识别", "别人", "别的", "个别", "告别", "not only")
-_ZH_CUES = re.compile("|".join(cue for cue in NEGATION_CUES if not cue.isascii()))
-_EN_CUES = re.compile(r"\b(?:" + "|".join(c for c in NEGATION_CUES if c.isalpha() and c.isascii())
-                      + r")\b|n['’]t")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _CLAUSE_END = re.compile(r"[，,：:；;。！？!?]|\.(?=\s|$)")
 
 
@@ -126,28 +100,6 @@ def _clauses(text: str) -> list[str]:
     return [c.strip() for c in _CLAUSE_END.split(text) if any(char.isalnum() for char in c)]
 
 
-def default_stopwords() -> frozenset[str]:
-    """The shipped stop-word list (generic function words), lower-cased: what LexicalJudge drops
-    before counting content words (the "content words" of the reasons in notebooks 12-14).
-
-    >>> {"的", "the", "什么"} <= default_stopwords(), "不" in default_stopwords()
-    (True, False)
-    """
-    text = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_text(encoding="utf-8")
-    return frozenset(line.strip().lower() for line in text.splitlines()
-                     if line.strip() and not line.startswith("#"))
-
-
-def stopwords_sha256() -> str:
-    """SHA-256 of the shipped stop-word file, recorded in ``data/triad/judge_freeze.json``.
-
-    >>> len(stopwords_sha256())
-    64
-    """
-    data = resources.files("ragmetrics_lite").joinpath("data", _STOPWORDS_FILE).read_bytes()
-    return hashlib.sha256(data).hexdigest()
-
-
 def word_lists() -> dict:
     """Every word list and pattern the judge's rules read, by name (JSON types): what the freeze
     record fingerprints (``data/triad/judge_freeze.json``). Notebook ``13_faithfulness``.
@@ -156,8 +108,6 @@ def word_lists() -> dict:
     >>> lists["DEFAULT_RULES"][:2], "it depends" in lists["EVASION_CUES"]
     (['answer_type', 'evasion'], True)
     """
-    from . import answer_types, quantities
-
     lists = {"DEFAULT_RULES": DEFAULT_RULES, "NEGATION_CUES": NEGATION_CUES,
              "NEGATION_EXCEPTIONS": NEGATION_EXCEPTIONS, "MEASURE_WORDS": quantities.MEASURE_WORDS,
              "NUMBER_EXCEPTIONS": quantities.NUMBER_EXCEPTIONS,
@@ -177,24 +127,6 @@ def word_lists_sha256() -> str:
     """
     canonical = json.dumps(word_lists(), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-
-def negation_cues(text: str) -> list[str]:
-    """The negation cues in ``text``, in order, after removing ``NEGATION_EXCEPTIONS``.
-
-    Shown in ``13_faithfulness``; an odd number of cues negates (see :class:`LexicalJudge`).
-
-    >>> negation_cues("无论如何，本产品不支持 30 天退款")
-    ['不']
-    >>> negation_cues("Refunds are not only fast; we don't charge.")
-    ["n't"]
-    """
-    lowered = text.lower()
-    for exception in NEGATION_EXCEPTIONS:
-        lowered = lowered.replace(exception, " " * len(exception))
-    found = [(m.start(), m.group()) for m in _ZH_CUES.finditer(lowered)]
-    found += [(m.start(), m.group().replace("’", "'")) for m in _EN_CUES.finditer(lowered)]
-    return [cue for _, cue in sorted(found)]
 
 
 def _stem(word: str) -> str:
@@ -233,7 +165,7 @@ def _prepare(text: str) -> _Text:
 
 def _found_in(word: str, text: _Text) -> bool:
     """Chinese: the word occurs in the raw text. English: a token has the same stem."""
-    if _CJK.search(word):
+    if CJK_IDEOGRAPH.search(word):
         return word in text.raw
     return _stem(word) in text.stems
 

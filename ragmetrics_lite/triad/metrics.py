@@ -42,6 +42,7 @@ import pandas as pd
 from .._validation import RagMetricsWarning
 from ..retrieval import average_precision
 from .judges import Judge, Verdict
+from .lexical import LexicalJudge
 from .statements import split_statements
 
 __all__ = [
@@ -77,17 +78,16 @@ def _check_contexts(contexts: object, name: str = "contexts") -> list[str]:
     return list(contexts)
 
 
-def _judge_or_default(judge: Judge | None) -> Judge:
+def judge_or_default(judge: Judge | None) -> Judge:
+    """``judge``, or ``LexicalJudge()`` for None; refuses an object without the three judge methods."""
     if judge is None:
-        from .lexical import LexicalJudge
-
         return LexicalJudge()
     if not all(callable(getattr(judge, m, None)) for m in ("support", "context_relevance", "answer_relevance")):
         raise TypeError(f"judge must be a Judge (support, context_relevance, answer_relevance), got {judge!r}")
     return judge
 
 
-def _ask(judge: Judge, method: str, first, second, n_items: int) -> list[Verdict]:
+def ask_judge(judge: Judge, method: str, first, second, n_items: int) -> list[Verdict]:
     """Call ``judge.method(first, second)`` and check one (bool, str) verdict per judged item."""
     if not n_items:
         return []
@@ -137,7 +137,7 @@ def faithfulness_verdicts(answer: str, contexts: list[str], judge: Judge | None 
         return _nothing_to_judge("the answer has no statements (empty or blank)", columns)
     if not any(chunk.strip() for chunk in contexts):
         return _nothing_to_judge("contexts is empty or blank", columns)
-    verdicts = _ask(_judge_or_default(judge), "support", statements, contexts, len(statements))
+    verdicts = ask_judge(judge_or_default(judge), "support", statements, contexts, len(statements))
     return _frame({"statement": statements}, verdicts)
 
 
@@ -147,17 +147,6 @@ def faithfulness(answer: str, contexts: list[str], judge: Judge | None = None) -
     .. math:: F = \frac{|\{s \in S : \text{judge says the contexts support } s\}|}{|S|}
 
     ragas ``Faithfulness`` (0.4.3, paper §3). Notebook ``13_faithfulness``.
-
-    Cheat sheet:
-        Formula: F = statements of the answer the contexts support / statements of the answer
-            (one yes/no verdict per statement from a judge)
-        Range: [0, 1]; NaN when there is nothing to judge
-        Compares: the answer's statements with the retrieved contexts
-        Misses: whether the answer addresses the question (answer relevancy); whether the contexts
-            themselves are right; the judge's own mistakes
-        Use when: checking that an answer says only what was retrieved (hallucination), without
-            reference answers
-        Notebook: 13_faithfulness
 
     >>> faithfulness("产品支持 7 天退款。支持 30 天无理由退款。", ["产品支持 7 天退款。"])
     0.5
@@ -184,7 +173,7 @@ def context_relevancy_verdicts(question: str, contexts: list[str], judge: Judge 
     if not rows:
         return _nothing_to_judge("the contexts hold no sentences", columns)
     sentences = [s for _, s in rows]
-    verdicts = _ask(_judge_or_default(judge), "context_relevance", question, sentences, len(sentences))
+    verdicts = ask_judge(judge_or_default(judge), "context_relevance", question, sentences, len(sentences))
     return _frame({"chunk": [r for r, _ in rows], "statement": sentences}, verdicts)
 
 
@@ -196,16 +185,6 @@ def context_relevancy(question: str, contexts: list[str], judge: Judge | None = 
     ragas' original ``context_relevancy`` (paper §3; removed in ragas 0.1.11); DeepEval's
     ``ContextualRelevancyMetric`` is the same ratio over LLM-extracted statements. Notebook
     ``12_context_relevancy``.
-
-    Cheat sheet:
-        Formula: CR = context sentences relevant to the question / context sentences (one verdict
-            per sentence)
-        Range: [0, 1]; NaN when there is nothing to judge
-        Compares: the sentences of the retrieved contexts with the question
-        Misses: whether the contexts hold everything the answer needs (recall), their order,
-            whether the answer uses them
-        Use when: checking how much noise retrieval hands the generator, without relevance judgments
-        Notebook: 12_context_relevancy
 
     >>> context_relevancy("退款政策是什么？", ["退款政策：7 天内可退款。", "公司成立于 1998 年。"])
     0.5
@@ -228,7 +207,7 @@ def answer_relevancy_verdicts(question: str, answer: str, judge: Judge | None = 
     statements = split_statements(answer)
     if not statements:
         return _nothing_to_judge("the answer has no statements (empty or blank)", columns)
-    verdicts = _ask(_judge_or_default(judge), "answer_relevance", question, statements, len(statements))
+    verdicts = ask_judge(judge_or_default(judge), "answer_relevance", question, statements, len(statements))
     return _frame({"statement": statements}, verdicts)
 
 
@@ -240,16 +219,6 @@ def answer_relevancy(question: str, answer: str, judge: Judge | None = None) -> 
     DeepEval ``AnswerRelevancyMetric`` (4.1.10) without its ``idk`` verdict; ragas instead
     generates questions back from the answer and averages their cosine similarity to ``q``
     (shown in notebook ``14_answer_relevancy``).
-
-    Cheat sheet:
-        Formula: AR = answer statements that address the question / answer statements (one verdict
-            per statement)
-        Range: [0, 1]; NaN when there is nothing to judge
-        Compares: the answer's statements with the question
-        Misses: whether the answer is true or supported by the contexts (faithfulness); whether it
-            is complete
-        Use when: catching off-topic or padded answers, without reference answers
-        Notebook: 14_answer_relevancy
 
     >>> answer_relevancy("怎么申请退款？", "在订单页申请退款。公司成立于 1998 年。")
     0.5
@@ -272,7 +241,7 @@ def context_precision_verdicts(question: str, contexts: list[str], judge: Judge 
         return _nothing_to_judge("the question is empty or blank", columns)
     if not contexts:
         return _nothing_to_judge("contexts is empty (no chunks retrieved)", columns)
-    verdicts = _ask(_judge_or_default(judge), "context_relevance", question, contexts, len(contexts))
+    verdicts = ask_judge(judge_or_default(judge), "context_relevance", question, contexts, len(contexts))
     return _frame({"chunk": range(1, len(contexts) + 1), "statement": contexts}, verdicts)
 
 
@@ -286,16 +255,6 @@ def context_precision(question: str, contexts: list[str], judge: Judge | None = 
     denominator does. ragas ``ContextPrecision`` (0.4.3) and DeepEval ``ContextualPrecisionMetric``
     judge whether a chunk was *useful for the reference answer*; here the verdict is relevance to
     the *question*, so no reference answer is needed. Notebook ``12_context_relevancy``.
-
-    Cheat sheet:
-        Formula: CP = Σ_k P@k · v_k / Σ_k v_k over the ranked chunks, v_k = 1 if chunk k is judged
-            relevant (0 if none is)
-        Range: [0, 1]; NaN when no chunk was retrieved
-        Compares: the ranked chunks with the question, rewarding relevant chunks near the top
-        Misses: relevant material never retrieved (recall); how much of a chunk is relevant
-        Use when: judging retrieval order from a judge's verdicts where there are no relevance
-            judgments
-        Notebook: 12_context_relevancy
 
     >>> round(context_precision("退款政策是什么？", ["公司成立于 1998 年。", "退款政策：7 天内可退款。"]), 4)
     0.5

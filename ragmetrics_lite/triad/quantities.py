@@ -22,42 +22,22 @@ import re
 from decimal import Decimal
 from typing import NamedTuple
 
+from ..text.tokenization import CJK_IDEOGRAPH
+from .judge_words import word_list, word_sections
+
 __all__ = ["Quantity", "UNITS", "MEASURE_WORDS", "NUMBER_EXCEPTIONS", "quantities_in", "numbers_in",
            "measures_in", "is_quantity"]
 
 #: Units of measurement: the word (Chinese, or an English singular) -> (dimension, factor to the
 #: dimension's base unit). General units of time, money, share, mass, length, volume and charge.
 UNITS: dict[str, tuple[str, Decimal]] = {
-    **{w: ("time", Decimal(1)) for w in ("秒", "秒钟", "second", "sec")},
-    **{w: ("time", Decimal(60)) for w in ("分钟", "minute", "min")},
-    **{w: ("time", Decimal(3600)) for w in ("小时", "钟头", "hour", "hr")},
-    **{w: ("time", Decimal(86400)) for w in ("天", "日", "day")},
-    **{w: ("time", Decimal(604800)) for w in ("周", "星期", "礼拜", "week")},
-    **{w: ("time", Decimal(1209600)) for w in ("fortnight",)},
-    **{w: ("workday", Decimal(1)) for w in ("工作日", "working day", "business day", "workday")},
-    **{w: ("month", Decimal(1)) for w in ("月", "month")},
-    **{w: ("month", Decimal(12)) for w in ("年", "year")},
-    **{w: ("money", Decimal(1)) for w in ("元", "块", "块钱", "yuan", "rmb")},
-    **{w: ("money", Decimal("0.1")) for w in ("角", "毛")},
-    **{w: ("share", Decimal(1)) for w in ("%", "percent", "per cent")},
-    **{w: ("share", Decimal(10)) for w in ("折", "成")},
-    **{w: ("mass", Decimal(1)) for w in ("克", "g", "gram")},
-    **{w: ("mass", Decimal(1000)) for w in ("千克", "公斤", "kg", "kilogram", "kilo")},
-    **{w: ("mass", Decimal(500)) for w in ("斤",)},
-    **{w: ("length", Decimal("0.001")) for w in ("毫米", "mm", "millimetre", "millimeter")},
-    **{w: ("length", Decimal("0.01")) for w in ("厘米", "cm", "centimetre", "centimeter")},
-    **{w: ("length", Decimal(1)) for w in ("米", "m", "metre", "meter")},
-    **{w: ("length", Decimal(1000)) for w in ("公里", "千米", "km", "kilometre", "kilometer")},
-    **{w: ("volume", Decimal(1)) for w in ("毫升", "ml", "millilitre", "milliliter")},
-    **{w: ("volume", Decimal(1000)) for w in ("升", "l", "litre", "liter")},
-    **{w: ("charge", Decimal(1)) for w in ("毫安时", "mah")},
-    **{w: ("charge", Decimal(1000)) for w in ("安时", "ah")},
-}
+    word: (unit.split()[0], Decimal(unit.split()[1]))
+    for unit, words in word_sections("units").items() for word in words}
 #: Chinese measure words and units (量词): a run of Chinese numerals is a number only before one
 #: of them (三十天, 两次), so 一律 or 统一 hold no number.
-MEASURE_WORDS = "天日周年月次个元块角分秒克斤点岁件位台只对张倍号层米升度折成项人家条页遍小毫公千星礼"
+MEASURE_WORDS = "".join(word_list("measure_words"))
 #: Words that hold a numeral before a measure word without counting (十分 "very"); removed first.
-NUMBER_EXCEPTIONS = ("十分", "百分之", "一点", "一切", "一次性", "一对一", "一起", "一下")
+NUMBER_EXCEPTIONS = word_list("number_exceptions")
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
               "七": 7, "八": 8, "九": 9}
 _ZH_POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
@@ -149,7 +129,7 @@ def _unit_after(text: str, end: int) -> tuple[str, int]:
     for unit in _ZH_UNITS:
         if text.startswith(unit, position):
             return unit, position + len(unit)
-    if position < len(text) and "\u3400" <= text[position] <= "\u9fff":
+    if CJK_IDEOGRAPH.match(text, position):
         return text[position], position + 1
     match = _EN_UNIT.match(text, end)
     if match:

@@ -4,7 +4,7 @@ ragas' answer relevancy averages the cosine similarity between the embedding of 
 and the embeddings of questions an LLM writes back from the answer. The notebook simulates it
 offline with bag-of-words vectors: each text becomes the counts of its tokens, and the cosine is
 the dot product of the two count vectors over the product of their lengths (Euclidean norms).
-Expected values come from the unigram counts of ``ragmetrics_lite.tokenization.ngram_counts``
+Expected values come from the unigram counts of ``ragmetrics_lite.text.tokenization.ngram_counts``
 (``collections.Counter``) and the textbook formula, which equals
 ``sklearn.metrics.pairwise.cosine_similarity`` on ``CountVectorizer`` rows; a text without tokens
 is a zero vector, whose cosine is undefined, and counts as 0.0 here (nothing in common).
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from ragmetrics_lite.tokenization import ngram_counts
+from ragmetrics_lite.text.tokenization import ngram_counts
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 
@@ -59,6 +59,14 @@ def _over_token_counts(a, b):
     return _dot(a, b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
 
 
+def _over_list_lengths(a, b):
+    return _dot(a, b) / (len(a) * len(b)) if a and b else 0.0
+
+
+def _over_list_lengths_unguarded(a, b):
+    return _dot(a, b) / (len(a) * len(b))
+
+
 def _norms_over_shared_words(a, b):
     count_a, count_b = Counter(a), Counter(b)
     shared = set(count_a) & set(count_b)
@@ -75,9 +83,10 @@ def _unguarded(a, b):
 q14_bow_cosine = FunctionExercise(
     "q14_bow_cosine",
     """
-    Write bow_cosine(a, b): a and b are token lists (for example rml.tokenize of two questions). Turn
-    each into a bag-of-words count vector (how often each word occurs) and return the cosine of the
-    angle between the two vectors: their dot product over the product of their Euclidean lengths.
+    Write my_bow_cosine(a, b): a and b are token lists (for example rml.tokenize of two questions).
+    Turn each into a bag-of-words count vector (how often each word occurs) and return the cosine of
+    the angle between the two vectors: their dot product over the product of their norms, each norm
+    the square root of the vector's summed squared counts (not the number of tokens in the list).
     Word order does not matter; return 0.0 when either list is empty (a zero vector).
     """,
     notebook="14_answer_relevancy",
@@ -95,7 +104,8 @@ q14_bow_cosine = FunctionExercise(
     random_case=_cases.text_pair,
     hints=(
         "Draw the two texts as columns of word counts over the words either of them uses. What does "
-        "each column's length measure, and what should a text with no words give?",
+        "each column's length (its norm, not the number of tokens) measure, and what should a text "
+        "with no words give?",
         "Count the words of each list (collections.Counter). dot = sum over the words of a of "
         "count_a[w] * count_b[w]; each norm is the square root of the sum of its squared counts. "
         "Return 0.0 if a norm is 0, else dot / (norm_a * norm_b).",
@@ -109,6 +119,12 @@ q14_bow_cosine = FunctionExercise(
                 "often each word occurs"),
         Mistake(_jaccard, "this is the Jaccard overlap of the two word sets (shared over all words); "
                 "cosine divides the dot product of the count vectors by their lengths"),
+        Mistake(_over_list_lengths, "this divides by the product of the two lists' lengths (their token "
+                "counts); divide by the product of the vectors' norms, each the square root of the summed "
+                "squared counts"),
+        Mistake(_over_list_lengths_unguarded, "this divides by the product of the two lists' lengths (their "
+                "token counts), and by zero for an empty list; divide by the product of the vectors' norms, "
+                "and return 0.0 when either list is empty"),
         Mistake(_over_token_counts, "this divides by the square root of the token counts; a vector's "
                 "length is the square root of its summed squared counts"),
         Mistake(_norms_over_shared_words, "this measures the lengths over the shared words only; each "
