@@ -186,8 +186,18 @@ def test_both_fonts_are_embedded_and_cover_the_page(exported):
         lacking = {c for c in in_formulas if ord(c) not in math.getBestCmap()}
         assert not lacking, (f"{name}: the math font lacks {''.join(sorted(lacking))}: add its range to "
                              "RANGES in scripts/make_math_font.py and rerun it")
-        css = "\n".join(text_of(style) for style in page.iter("style"))
-        assert f'"{handouts.CJK_FAMILY}"' in css.split("--jp-content-font-family:")[1].split(";")[0]
+        css = next(text_of(style) for style in page.iter("style") if "@font-face" in text_of(style))  # the fonts'
+        stacks = re.findall(r"(?:--jp-[a-z-]*font-family[a-z-]*:|math \{ font-family:)\s*([^;]+);", css)
+        assert len(stacks) == 5 and all(stack.startswith(f'"{handouts.CJK_FAMILY}",') for stack in stacks), stacks
+        assert f"unicode-range: {handouts.CJK_UNICODE_RANGE};" in css
+
+
+def test_every_title_reads_number_title_chinese_name(exported):
+    """``NN · Title · 中文名`` (an English expansion may follow the Chinese), NN the notebook's number."""
+    for path in NOTEBOOKS:
+        title = text_of(exported[path.stem + ".html"].find(".//h1")).rstrip("¶")
+        number, *parts = title.split(" · ")
+        assert number == path.name[:2] and len(parts) == 2 and CHINESE_CHARACTER.search(parts[1]), title
 
 
 def test_every_plot_has_alt_text(exported):
@@ -335,6 +345,9 @@ def test_a_handout_in_chromium_with_the_network_off(exported, browser):
     assert len(images) == 3 and all(done and width > 0 and alt.strip() for done, width, alt in images)
     cards = page.evaluate("[...document.querySelectorAll('details')].map(d => [d.open, d.getBoundingClientRect().height])")
     assert cards and all(not is_open for is_open, _ in cards)
+    gaps = page.evaluate("""[...document.querySelectorAll('details')].filter(card => card.nextElementSibling)
+        .map(card => card.nextElementSibling.getBoundingClientRect().top - card.getBoundingClientRect().bottom)""")
+    assert gaps and min(gaps) >= 8, f"a closed card touches the next question: gaps {gaps} px"
 
     page.screenshot(path=str(ARTIFACTS / "handout_04_mrr.png"), full_page=True)
     page.locator("math[display=block]").first.screenshot(path=str(ARTIFACTS / "handout_04_mrr_formula.png"))
