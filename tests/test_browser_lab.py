@@ -1,5 +1,7 @@
 """JupyterLab started as the README says, seen in headless Chromium: notebook 00 opens with its
-stored outputs, plots and Chinese font, and its glossary link leads to the glossary.
+stored outputs, plots and Chinese font, and its glossary link leads to the glossary; in notebooks 00,
+09 and 14, open side by side, every Chinese character is drawn with the bundled font, and a closed
+interview card leaves a gap before the next question.
 
 The server runs on loopback with a random token and port, as ``scripts/open_lab.sh`` starts it
 (``--no-browser``, plus ``--ip``, ``--port`` and the token for the test). When this interpreter is
@@ -25,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from ragmetrics_lite.course.plotting import FONT_FAMILY, FONT_PATH
-from tests.browser import (ARTIFACTS, block_network, browser, chinese_font_survey, devtools,  # noqa: F401
-                           drawn_without, fonts_used_for)
+from tests.browser import (ARTIFACTS, CHINESE, CHINESE_CHARACTER, block_network, browser,  # noqa: F401
+                           chinese_font_survey, devtools, drawn_without, fonts_used_for)
 from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,12 +106,14 @@ def lab(tmp_path_factory):
 # outputs and tables, 14's answers and statements in tables; each has interview cards.
 SURVEYED = (FIRST_NOTEBOOK, "notebooks/09_rouge_n.ipynb", "notebooks/14_answer_relevancy.ipynb")
 MAIN_AREA = "#jp-main-dock-panel"
-# Resolves once nothing in the main area has changed for `quiet` ms: markdown, formulas and outputs render
-# after their cells are on the page, and the survey marks elements then finds them again.
-SETTLED_JS = """([selector, quiet]) => new Promise(resolve => {
-    const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
-    let timer = setTimeout(done, quiet);
-    function done() { observer.disconnect(); resolve(true); }
+# True once nothing in the main area has changed for `quiet` ms (false if it still changes after `limit` ms):
+# markdown, formulas and outputs render after their cells are on the page, and the survey marks elements
+# in one step and finds them again in the next.
+SETTLED_JS = """([selector, quiet, limit]) => new Promise(resolve => {
+    const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet, true); });
+    let timer = setTimeout(done, quiet, true);
+    const deadline = setTimeout(done, limit, false);
+    function done(settled) { observer.disconnect(); clearTimeout(timer); clearTimeout(deadline); resolve(settled); }
     observer.observe(document.querySelector(selector), {childList: true, subtree: true, characterData: true});
 })"""
 
@@ -157,7 +161,7 @@ def lab_page(lab, browser):
     page.wait_for_function(f"""cells => document.querySelectorAll('{MAIN_AREA} .jp-Cell').length === cells
         && !document.querySelector('{MAIN_AREA} .jp-MarkdownCell:not(.jp-mod-rendered)')""", arg=cells,
                            timeout=60_000)
-    page.evaluate(SETTLED_JS, [MAIN_AREA, 500])
+    assert page.evaluate(SETTLED_JS, [MAIN_AREA, 500, 30_000]), "the notebooks were still changing after 30 s"
     yield page, session, attempted
     page.close()
 
@@ -173,8 +177,7 @@ def test_every_chinese_character_in_three_notebooks_is_drawn_with_the_bundled_fo
     cards opened, for the answers. A closed card leaves a gap before the next question."""
     page, session, _ = lab_page
     assert page.locator(f"{MAIN_AREA} .jp-NotebookPanel:visible").count() == len(SURVEYED)
-    survey = chinese_font_survey(page, session, MAIN_AREA)
-    page.screenshot(path=str(ARTIFACTS / "lab_three_notebooks.png"))
+    survey = chinese_font_survey(page, session, MAIN_AREA)  # lab_00_first_plot.png shows the three
     gaps = page.evaluate(f"""[...document.querySelectorAll('{MAIN_AREA} .jp-RenderedMarkdown details')]
         .filter(card => card.nextElementSibling)
         .map(card => [card.nextElementSibling.getBoundingClientRect().top - card.getBoundingClientRect().bottom,
@@ -186,8 +189,16 @@ def test_every_chinese_character_in_three_notebooks_is_drawn_with_the_bundled_fo
 
     not_drawn = drawn_without(FONT_FAMILY, survey)
     assert not not_drawn, "Chinese not drawn with the bundled font:\n" + "\n".join(not_drawn)
-    surveyed = sum(element["own"] for element in survey)
-    assert surveyed > 2000, f"the survey met {surveyed} Chinese characters in three notebooks: were they drawn?"
+    # every cell was drawn, not only those in view: the editors show all the Chinese of the code
+    in_editors = page.evaluate(f"""pattern => [...document.querySelectorAll('{MAIN_AREA} .jp-CodeCell .cm-content')]
+        .filter(editor => editor.checkVisibility())
+        .reduce((sum, editor) => sum + (editor.textContent.match(new RegExp(pattern, "gu")) || []).length, 0)""",
+                               CHINESE)
+    in_code = sum(len(CHINESE_CHARACTER.findall("".join(cell["source"])))
+                  for path in SURVEYED for cell in json.loads((ROOT / path).read_text(encoding="utf-8"))["cells"]
+                  if cell["cell_type"] == "code" and not cell["metadata"].get("jupyter", {}).get("source_hidden"))
+    assert in_editors == in_code > 0, f"{in_code} Chinese characters in the shown code, {in_editors} in the editors"
+    assert sum(element["own"] for element in survey) > in_code  # and the markdown and outputs
     assert gaps and all(gap >= font_size / 2 for gap, font_size in gaps), f"card gaps (px, font size): {gaps}"
 
 
