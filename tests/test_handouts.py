@@ -1,6 +1,7 @@
 """The offline handouts (``scripts/export_handouts.py``): every notebook exported, nothing remote,
-formulas as MathML, both fonts embedded, alt text on every plot, interview cards collapsed; then one
-handout opened in headless Chromium with the network off.
+formulas as MathML, both fonts embedded (the Chinese one cut to the page), alt text on every plot,
+interview cards collapsed; then one handout opened in headless Chromium with the network off, and
+every handout surveyed there: each Chinese character drawn with the embedded font.
 
 The export of every notebook runs once for the module (about 5 s of CPU), and each page is parsed
 once, with lxml (libxml2's HTML parser, as the export's own), for every test that reads it.
