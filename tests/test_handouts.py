@@ -1,6 +1,7 @@
 """The offline handouts (``scripts/export_handouts.py``): every notebook exported, nothing remote,
-formulas as MathML, both fonts embedded, alt text on every plot, interview cards collapsed; then one
-handout opened in headless Chromium with the network off.
+formulas as MathML, both fonts embedded (the Chinese one cut to the page), alt text on every plot,
+interview cards collapsed; then one handout opened in headless Chromium with the network off, and
+every handout surveyed there: each Chinese character drawn with the embedded font.
 
 The export of every notebook runs once for the module (about 5 s of CPU), and each page is parsed
 once, with lxml (libxml2's HTML parser, as the export's own), for every test that reads it.
@@ -20,7 +21,8 @@ import pytest
 from fontTools.ttLib import TTFont
 from lxml import etree
 
-from tests.browser import ARTIFACTS, block_network, browser, fonts_used_for  # noqa: F401 (fixture)
+from tests.browser import (ARTIFACTS, CHINESE_CHARACTER, block_network, browser,  # noqa: F401 (fixture)
+                           chinese_font_survey, devtools, drawn_without, fonts_used_for)
 from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,7 +90,7 @@ def markdown_formulas(path: Path) -> int:
 
 @functools.lru_cache(maxsize=None)
 def font_from_base64(data: str) -> TTFont:
-    """One font object per distinct embedded font (each page embeds the same two), read only."""
+    """One font object per distinct embedded font (the math font is the same on every page), read only."""
     return TTFont(io.BytesIO(base64.b64decode(data)))
 
 
@@ -173,8 +175,11 @@ def test_both_fonts_are_embedded_and_cover_the_page(exported):
         fonts = embedded_fonts(page)
         assert set(fonts) == {handouts.CJK_FAMILY, handouts.MATH_FAMILY}, name
         cjk = fonts[handouts.CJK_FAMILY].getBestCmap()
-        lacking = {c for c in set("".join(READER_TEXT(page))) if make_font.is_cjk(c) and ord(c) not in cjk}
+        on_page = set("".join(READER_TEXT(page)))
+        lacking = {c for c in on_page if make_font.is_cjk(c) and ord(c) not in cjk}
         assert not lacking, f"{name}: the embedded Chinese font lacks {''.join(sorted(lacking))}"
+        unused = {chr(code) for code in cjk if CHINESE_CHARACTER.match(chr(code))} - on_page
+        assert not unused, f"{name}: the embedded Chinese font is not cut to the page: {''.join(sorted(unused))}"
         math = fonts[handouts.MATH_FAMILY]
         assert "MATH" in math, f"{name}: the math font lost its MATH table"
         in_formulas = {c for c in set("".join(text_of(m) for m in page.iter("math")))
@@ -182,8 +187,18 @@ def test_both_fonts_are_embedded_and_cover_the_page(exported):
         lacking = {c for c in in_formulas if ord(c) not in math.getBestCmap()}
         assert not lacking, (f"{name}: the math font lacks {''.join(sorted(lacking))}: add its range to "
                              "RANGES in scripts/make_math_font.py and rerun it")
-        css = "\n".join(text_of(style) for style in page.iter("style"))
-        assert f'"{handouts.CJK_FAMILY}"' in css.split("--jp-content-font-family:")[1].split(";")[0]
+        css = next(text_of(style) for style in page.iter("style") if "@font-face" in text_of(style))  # the fonts'
+        stacks = re.findall(r"(?:--jp-[a-z-]*font-family[a-z-]*:|math \{ font-family:)\s*([^;]+);", css)
+        assert len(stacks) == 5 and all(stack.startswith(f'"{handouts.CJK_FAMILY}",') for stack in stacks), stacks
+        assert f"unicode-range: {handouts.CJK_UNICODE_RANGE};" in css
+
+
+def test_every_title_reads_number_title_chinese_name(exported):
+    """``NN · Title · 中文名`` (an English expansion may follow the Chinese), NN the notebook's number."""
+    for path in NOTEBOOKS:
+        title = text_of(exported[path.stem + ".html"].find(".//h1")).rstrip("¶")
+        number, *parts = title.split(" · ")
+        assert number == path.name[:2] and len(parts) == 2 and CHINESE_CHARACTER.search(parts[1]), title
 
 
 def test_every_plot_has_alt_text(exported):
@@ -324,12 +339,16 @@ def test_a_handout_in_chromium_with_the_network_off(exported, browser):
     drawn = fonts_used_for(page, "h1")
     assert drawn.get(family, 0) >= 6, f"the title's Chinese was drawn with {drawn}"
     assert handouts.MATH_FAMILY in fonts_used_for(page, "math mo")
+    assert set(fonts_used_for(page, "math mi")) == {handouts.MATH_FAMILY}  # an italic letter, U+1D400 and up
 
     # plots: decoded, with alt text; interview cards collapsed
     images = page.evaluate("[...document.images].map(i => [i.complete, i.naturalWidth, i.alt])")
     assert len(images) == 3 and all(done and width > 0 and alt.strip() for done, width, alt in images)
     cards = page.evaluate("[...document.querySelectorAll('details')].map(d => [d.open, d.getBoundingClientRect().height])")
     assert cards and all(not is_open for is_open, _ in cards)
+    gaps = page.evaluate("""[...document.querySelectorAll('details')].filter(card => card.nextElementSibling)
+        .map(card => card.nextElementSibling.getBoundingClientRect().top - card.getBoundingClientRect().bottom)""")
+    assert gaps and min(gaps) >= 8, f"a closed card touches the next question: gaps {gaps} px"
 
     page.screenshot(path=str(ARTIFACTS / "handout_04_mrr.png"), full_page=True)
     page.locator("math[display=block]").first.screenshot(path=str(ARTIFACTS / "handout_04_mrr_formula.png"))
@@ -337,6 +356,29 @@ def test_a_handout_in_chromium_with_the_network_off(exported, browser):
     assert page.evaluate("document.querySelector('details').open")
     page.locator("details").first.screenshot(path=str(ARTIFACTS / "handout_04_mrr_card_opened.png"))
     page.close()
+
+
+def test_every_chinese_character_of_every_handout_is_drawn_with_the_embedded_font(exported, browser):
+    """Every handout as a reader first opens it (the cache off: each page loads its font), every element
+    holding Chinese: the embedded font drew at least as many glyphs as the element has Chinese
+    characters, so none is a fallback's .notdef box. Then again with every interview card opened, for
+    the answers. The survey must have met every Chinese character of the page's body."""
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    session = devtools(page, cache=False)
+    not_drawn, unseen = [], []
+    for name, parsed in sorted(pages_of(exported).items()):
+        page.goto((exported["_folder"] / name).as_uri(), wait_until="load")
+        survey = chinese_font_survey(page, session)
+        page.evaluate("document.querySelectorAll('details').forEach(card => { card.open = true; })")
+        survey += chinese_font_survey(page, session, survey_pass=2)
+        not_drawn += [f"{name}: {line}" for line in drawn_without(handouts.CJK_FAMILY, survey)]
+        in_body = len(CHINESE_CHARACTER.findall("".join(parsed.find("body").xpath(".//text()[not(parent::script)]"))))
+        surveyed = sum(element["own"] for element in survey)
+        if surveyed != in_body:
+            unseen.append(f"{name}: {in_body} Chinese characters in the body, {surveyed} surveyed")
+    page.close()
+    assert not not_drawn, "Chinese not drawn with the embedded font:\n" + "\n".join(not_drawn)
+    assert not unseen, unseen
 
 
 def test_the_checks_cell_and_its_heading_stay_out_of_the_handout(tmp_path):
