@@ -3,6 +3,7 @@
 One command (the folder is git-ignored; default ``handouts/``)::
 
     .venv/bin/python scripts/export_handouts.py [OUTDIR] [--notebooks NB.ipynb ...]
+    .venv/bin/python scripts/export_handouts.py --zh      # the Chinese edition, to handouts/zh/
 
 ``jupyter nbconvert --to html`` alone gives a page that shows raw ``$...$`` offline (MathJax,
 require.js and mermaid come from a CDN), Chinese as boxes on a machine without a CJK font, and
@@ -56,6 +57,8 @@ from nbconvert.preprocessors import Preprocessor
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 GLOSSARY = ROOT / "docs" / "glossary.md"
+ZH_NOTEBOOK_DIR = ROOT / "notebooks" / "zh"  # the Chinese edition (scripts/zh_edition.py)
+ZH_GLOSSARY = ROOT / "docs" / "glossary.zh-CN.md"
 DEFAULT_OUT = ROOT / "handouts"
 FONT_DIR = ROOT / "ragmetrics_lite" / "course" / "fonts"
 CJK_FONT, CJK_FAMILY = FONT_DIR / "RagMetricsNotoSansSC-Regular.ttf", "RagMetrics Noto Sans SC"
@@ -458,17 +461,18 @@ def serialise(page: etree._Element) -> str:
 def glossary_notebook(path: Path = GLOSSARY):
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_markdown_cell(path.read_text(encoding="utf-8"), id="glossary")]
-    notebook.metadata["title"] = "Glossary 术语表"
+    notebook.metadata["title"] = "术语表 Glossary" if path == ZH_GLOSSARY else "Glossary 术语表"
     return notebook
 
 
 def without_checks(notebook):
     """The notebook without its ``checks`` cell (the asserts that keep its sentences true) and the
-    heading above it: a handout is the lesson, and those checks are for the notebook's maintainers."""
+    heading above it (in either language): a handout is the lesson, and those checks are for the
+    notebook's maintainers."""
     kept = []
     for cell in notebook.cells:
         if "checks" in cell.get("metadata", {}).get("tags", []):
-            if kept and kept[-1].cell_type == "markdown" and kept[-1].source.lstrip().startswith("## Checks"):
+            if kept and kept[-1].cell_type == "markdown" and kept[-1].source.lstrip().startswith("## "):
                 kept.pop()
             continue
         kept.append(cell)
@@ -476,8 +480,12 @@ def without_checks(notebook):
     return notebook
 
 
-def export(notebooks: list[Path], out_dir: Path, glossary: bool = True) -> list[dict]:
+def export(notebooks: list[Path], out_dir: Path, glossary: bool = True, glossary_path: Path = GLOSSARY,
+           elsewhere: dict[Path, str] | None = None) -> list[dict]:
     """Write one handout per notebook (and ``glossary.html``) to ``out_dir``; one report per page.
+
+    ``elsewhere`` maps pages exported to another folder (the English ones, for the Chinese handouts)
+    to their address from ``out_dir``, so links to them work too.
 
     Each page embeds the Chinese font cut to its own characters, and the math font cut to the formulas
     of all the pages (``PageFonts``).
@@ -485,8 +493,9 @@ def export(notebooks: list[Path], out_dir: Path, glossary: bool = True) -> list[
     out_dir.mkdir(parents=True, exist_ok=True)
     sources = {path.resolve(): without_checks(nbformat.read(path, as_version=4)) for path in notebooks}
     if glossary:
-        sources[GLOSSARY.resolve()] = glossary_notebook()
-    pages = {path: ("glossary" if path == GLOSSARY.resolve() else path.stem) + ".html" for path in sources}
+        sources[glossary_path.resolve()] = glossary_notebook(glossary_path)
+    pages = {path: ("glossary" if path == glossary_path.resolve() else path.stem) + ".html" for path in sources}
+    links = {**{path.resolve(): page for path, page in (elsewhere or {}).items()}, **pages}
     exporter = HandoutExporter()
     reports, finished, texts, math_text = [], [], [], []
     for path, notebook in sources.items():
@@ -495,7 +504,7 @@ def export(notebooks: list[Path], out_dir: Path, glossary: bool = True) -> list[
             html, resources = exporter.from_notebook_node(copy.deepcopy(notebook), resources)
         except HandoutError as error:
             raise HandoutError(f"{path.name}: {error}") from None
-        page = finish_page(html, path.parent, pages)
+        page = finish_page(html, path.parent, links)
         texts.append(reader_text(page))
         math_text += ["".join(math.itertext()) for math in page.iter("math")]
         finished.append(serialise(page))
@@ -513,10 +522,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="folder for the pages (default: handouts/, ignored by git)")
     parser.add_argument("--notebooks", nargs="+", type=Path,
                         help="only these notebooks (default: every notebooks/NN_*.ipynb)")
+    parser.add_argument("--zh", action="store_true",
+                        help="the Chinese edition: notebooks/zh/ to OUTDIR/zh/, links to pages not translated "
+                             "yet going to the English handouts in OUTDIR")
     args = parser.parse_args(argv)
-    notebooks = args.notebooks or sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+    folder, out_dir, glossary, elsewhere = NOTEBOOK_DIR, args.out_dir, GLOSSARY, {}
+    if args.zh:
+        folder, out_dir = ZH_NOTEBOOK_DIR, args.out_dir / "zh"
+        glossary = ZH_GLOSSARY if ZH_GLOSSARY.exists() else GLOSSARY
+        english = [*NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"), GLOSSARY]
+        elsewhere = {path: f"../{'glossary' if path == GLOSSARY else path.stem}.html" for path in english}
+    notebooks = args.notebooks or sorted(folder.glob("[0-9][0-9]_*.ipynb"))
     try:
-        reports = export(notebooks, args.out_dir)
+        reports = export(notebooks, out_dir, glossary_path=glossary, elsewhere=elsewhere)
     except HandoutError as error:
         print(f"export_handouts: {error}", file=sys.stderr)
         return 1
@@ -525,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         note = (f"; {len(missing)} plot(s) without alt metadata, described from the text around them "
                 f"(cells {', '.join(cell for cell, _ in missing)})" if missing else "")
         print(f"{report['page']}: {report['page'].stat().st_size // 1024} KiB{note}")
-    print(f"{len(reports)} handouts in {args.out_dir}: open {args.out_dir / 'glossary.html'} "
+    print(f"{len(reports)} handouts in {out_dir}: open {out_dir / 'glossary.html'} "
           "or any NN_*.html in a browser; they need no network.")
     return 0
 

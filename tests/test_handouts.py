@@ -396,3 +396,24 @@ def test_the_checks_cell_and_its_heading_stay_out_of_the_handout(tmp_path):
     assert "print" in text
     assert "Checks that keep" not in text
     assert "assert" not in text
+
+
+def test_the_chinese_edition_exports_with_links_to_chinese_or_english_pages(tmp_path):
+    """``export_handouts.py --zh``: the Chinese pages, their glossary, a link to a page not translated
+    yet leading to the English handout one folder up; no checks cell, nothing remote."""
+    chinese = sorted(handouts.ZH_NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))[:2]
+    english = [*NOTEBOOKS, handouts.GLOSSARY]
+    elsewhere = {path: f"../{'glossary' if path == handouts.GLOSSARY else path.stem}.html" for path in english}
+    reports = handouts.export(chinese, tmp_path / "zh", glossary_path=handouts.ZH_GLOSSARY, elsewhere=elsewhere)
+    assert [r["page"].name for r in reports] == [p.stem + ".html" for p in chinese] + ["glossary.html"]
+    for report in reports:
+        page = parse(report["page"])
+        text = "".join(page.itertext())
+        assert "保证本笔记本叙述成立的检查" not in text
+        targets = [a.get("href") for a in page.iter("a") if a.get("href") and not a.get("href").startswith("#")]
+        assert not [t for t in targets if REMOTE.match(t) and "github.com" not in t]
+        for target in targets:
+            name = unquote(urlsplit(target).path)
+            if name.endswith(".html"):
+                here = (tmp_path / "zh" / name).name in {r["page"].name for r in reports}
+                assert here or name.startswith("../"), target
