@@ -17,7 +17,7 @@ from .labels import (
     read_triad_labels,
 )
 from .lexical import LexicalJudge
-from .llm import LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
+from .llm import LLMEndpointError, LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
 from .metrics import (
     answer_relevancy,
     answer_relevancy_verdicts,
@@ -38,6 +38,7 @@ __all__ = [
     "LexicalJudge",
     "LLMJudge",
     "LLMReplyError",
+    "LLMEndpointError",
     "openai_compatible_complete",
     "llm_judge_from_environment",
     "faithfulness",
