@@ -100,13 +100,15 @@ def read_triad_labels(directory, task: str) -> pd.DataFrame:
     ``13_faithfulness`` reads ``read_triad_labels("../data/triad", "faithfulness")``.
 
     >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> temporary = tempfile.TemporaryDirectory()
+    >>> folder = pathlib.Path(temporary.name)
     >>> _ = (folder / "answer_relevancy.jsonl").write_text(
     ...     '{"id": "a1", "split": "dev", "lang": "en", "phenomenon": "direct", '
     ...     '"question": "How do I get a refund?", "statement": "Open the order page.", "label": 1, "note": ""}\\n')
     >>> read_triad_labels(folder, "answer_relevancy")[["id", "label"]]
        id  label
     0  a1      1
+    >>> temporary.cleanup()
     """
     task = _check_task(task)
     items = _read_items(Path(directory) / f"{task}.jsonl", lambda item, where: _check_item(item, where, task),
@@ -125,7 +127,8 @@ def read_second_labels(directory, task: str) -> pd.DataFrame:
     lacks is an error. Notebooks 12, 13, 14 and 18 compare the two labellers this way.
 
     >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> temporary = tempfile.TemporaryDirectory()
+    >>> folder = pathlib.Path(temporary.name)
     >>> (folder / "second_labeller").mkdir()
     >>> _ = (folder / "answer_relevancy.jsonl").write_text(
     ...     '{"id": "a1", "split": "dev", "lang": "en", "phenomenon": "direct", '
@@ -134,6 +137,7 @@ def read_second_labels(directory, task: str) -> pd.DataFrame:
     >>> read_second_labels(folder, "answer_relevancy")[["id", "label", "second_label"]]
        id  label  second_label
     0  a1      1             0
+    >>> temporary.cleanup()
     """
     first = read_triad_labels(directory, task)
     shown = f"second_labeller/{task}.jsonl"
