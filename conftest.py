@@ -85,6 +85,10 @@ for _variable in LLM_ENVIRONMENT_VARIABLES:
     os.environ.pop(_variable, None)
 
 
+# notebooks/zh/ holds the Chinese edition: copies of the executed English notebooks that
+# scripts/zh_edition.py writes (code and outputs unchanged), so nbval must not run them a second time.
+collect_ignore = ["notebooks/zh"]
+
 PARAMETER_SETS = "tests/test_parameter_sets.py"
 ONE_UNIT_PER_TEST = {"tests/test_launch.py"}
 

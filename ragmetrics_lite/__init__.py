@@ -1,13 +1,14 @@
 """ragmetrics_lite: small, readable RAG evaluation metrics, each derived in a notebook.
 
-Retrieval metrics agree with trec_eval per query (``retrieval``; ``evaluate`` in ``batch``, over
-the metric table in ``metric_table``); TREC files are read by ``trec_io``; exercises for the
-notebooks live in ``ragmetrics_lite.exercises``.
+Retrieval metrics agree with trec_eval per query (``retrieval``: the per-query functions in
+``retrieval.metrics``, ``evaluate`` in ``retrieval.evaluate`` over the metric table in
+``retrieval.table``, computed by the fast engine in ``fast``); TREC files are read by ``trec_io``;
+exercises for the notebooks live in ``ragmetrics_lite.course.exercises``.
 """
 from ._validation import RagMetricsWarning
-from .batch import evaluate
-from .metric_table import METRICS, trec_eval_measure
-from .retrieval import (
+from .retrieval.evaluate import evaluate
+from .retrieval.table import METRICS, trec_eval_measure
+from .retrieval.metrics import (
     average_precision,
     dcg_at_k,
     hit_at_k,
@@ -56,6 +57,7 @@ from . import triad
 from .triad import (
     AGREEMENT_BAR,
     TRIAD_TASKS,
+    EmbeddingJudge,
     Judge,
     LexicalJudge,
     LLMEndpointError,
@@ -136,6 +138,7 @@ __all__ = [
     "Verdict",
     "Judge",
     "LexicalJudge",
+    "EmbeddingJudge",
     "LLMJudge",
     "LLMReplyError",
     "LLMEndpointError",

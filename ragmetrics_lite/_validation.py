@@ -26,6 +26,7 @@ __all__ = [
     "as_grades",
     "as_ranking",
     "check_id_kinds",
+    "refuse_repeated_row",
     "as_tokens",
     "as_references",
 ]
@@ -190,6 +191,22 @@ def _refuse_duplicates(ids: list, name: str) -> None:
         if doc_id in seen:
             raise ValueError(f"{name} lists the id {doc_id!r} more than once")
         seen.add(doc_id)
+
+
+def refuse_repeated_row(name: str, query_id: object, docs: Iterable) -> None:
+    """Raise for the first document ``docs`` lists twice: ``docs`` are one query's rows of the
+    judgments or the run (``name``), which may hold each document once.
+
+    >>> refuse_repeated_row("run", "q1", ["d2", "d1", "d2"])
+    Traceback (most recent call last):
+    ...
+    ValueError: run has more than one row for query 'q1', document 'd2'
+    """
+    seen: set = set()
+    for doc in docs:
+        if doc in seen:
+            raise ValueError(f"{name} has more than one row for query {query_id!r}, document {doc!r}")
+        seen.add(doc)
 
 
 def as_ranking(retrieved: object) -> list:

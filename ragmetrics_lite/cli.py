@@ -12,7 +12,8 @@ its own name). The equivalent trec_eval call for the defaults is::
 QRELS and RUN are TREC files, or CSV / JSON Lines files (``.csv``, ``.jsonl``)
 with the columns ``query_id, doc_id, relevance`` and ``query_id, doc_id, score``.
 Bad files are refused with the file name and line number; warnings and errors
-go to stderr.
+go to stderr. ``ragmetrics-lite compare QRELS BASELINE_RUN CANDIDATE_RUN`` is the
+regression gate of ``ragmetrics_lite.compare``.
 """
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ import argparse
 import sys
 import warnings
 
-from .batch import evaluate
-from .metric_table import DEFAULT_METRICS, METRICS, trec_eval_measure
+from . import compare
+from .retrieval.evaluate import evaluate
+from .retrieval.table import DEFAULT_METRICS, METRICS, trec_eval_measure
 from .trec_io import read_qrels, read_run
 
 __all__ = ["main"]
@@ -54,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("-l", "--level", type=int, default=1, metavar="LEVEL",
                     help="relevance level: a grade >= LEVEL is relevant (default 1)")
     ev.add_argument("--trec-names", action="store_true", help="print trec_eval's measure names (ndcg_cut_10)")
+    compare.add_arguments(commands.add_parser(
+        "compare", help="is the candidate run worse than the baseline? exit 1 if so (a CI gate)",
+        description=compare.DESCRIPTION))
     return parser
 
 
@@ -81,9 +86,11 @@ def _evaluate(args) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 for bad input)."""
+    """Run the command line; returns the exit status (0, or 2 for bad input; compare's in its module)."""
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "compare":
+        return compare.run(args)
     try:
         lines = _evaluate(args)
     except (OSError, ValueError, TypeError) as error:

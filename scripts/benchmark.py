@@ -1,6 +1,6 @@
 """Time ragmetrics_lite's retrieval evaluation against pytrec_eval (trec_eval).
 
-    /work/venv/bin/python scripts/benchmark.py [--queries 2000] [--depth 100] [--judged 20]
+    PYTHONPATH=. .venv/bin/python scripts/benchmark.py [--queries 2000] [--depth 100] [--judged 20]
                                                [--seed 0] [--repeats 5] [--profile]
 
 A synthetic batch: each query ranks ``--depth`` documents with distinct
@@ -108,50 +108,32 @@ def read_with(parser, path: Path) -> dict:
         return parser(handle)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--queries", type=int, default=2000)
-    parser.add_argument("--depth", type=int, default=100)
-    parser.add_argument("--judged", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--profile", action="store_true")
-    args = parser.parse_args()
-
-    qrels, run = make_batch(args.queries, args.depth, args.judged, args.seed)
+def time_evaluate(qrels: dict, run: dict, repeats: int) -> None:
+    """``evaluate`` from dicts and from DataFrames against pytrec_eval, after checking they agree."""
     qrels_df, run_df = as_frames(qrels, run)
     names = list(METRICS)
     measures = {asked for asked, _ in METRICS.values()}
-
-    def ours_dicts():
-        return rm.evaluate(qrels, run, names)
-
-    def ours_frames():
-        return rm.evaluate(qrels_df, run_df, names)
-
-    def reference():
-        return pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
-
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, measures)
-
-    def reference_prepared():
-        return evaluator.evaluate(run)
-
-    print(f"batch: {args.queries} queries x {args.depth} retrieved, {args.judged} judged each "
-          f"({len(run_df):,} run rows, {len(qrels_df):,} judgments); {len(names)} metrics")
-    print(f"CPU seconds, best of {args.repeats}; ratio = ours / reference\n")
+    contests = [
+        ("evaluate(dicts) vs RelevanceEvaluator(...).evaluate", lambda: rm.evaluate(qrels, run, names),
+         lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)),
+        ("evaluate(DataFrames) vs RelevanceEvaluator(...).evaluate", lambda: rm.evaluate(qrels_df, run_df, names),
+         lambda: pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)),
+        ("evaluate(DataFrames) vs .evaluate(run) only", lambda: rm.evaluate(qrels_df, run_df, names),
+         lambda: evaluator.evaluate(run)),
+    ]
+    print(f"CPU seconds, best of {repeats}; ratio = ours / reference\n")
     print(f"{'':<74} {'ours':>9} {'reference':>9} {'ratio':>7}")
     with warnings.catch_warnings():
         warnings.simplefilter("error", rm.RagMetricsWarning)  # the batch has no missing queries
-        t_ours, t_ref, ours, theirs = best_times(ours_dicts, reference, args.repeats)
-        check_agreement(ours, theirs)
-        print(row("evaluate(dicts) vs RelevanceEvaluator(...).evaluate", t_ours, t_ref))
-        t_ours, t_ref, ours, theirs = best_times(ours_frames, reference, args.repeats)
-        check_agreement(ours, theirs)
-        print(row("evaluate(DataFrames) vs RelevanceEvaluator(...).evaluate", t_ours, t_ref))
-        t_ours, t_ref, _, _ = best_times(ours_frames, reference_prepared, args.repeats)
-        print(row("evaluate(DataFrames) vs .evaluate(run) only", t_ours, t_ref))
+        for label, ours, reference in contests:
+            t_ours, t_ref, mine, theirs = best_times(ours, reference, repeats)
+            check_agreement(mine, theirs)
+            print(row(label, t_ours, t_ref))
 
+
+def time_readers(run: dict, repeats: int) -> None:
+    """The TREC readers against pytrec_eval's, on trec_eval's test files and the synthetic run."""
     with tempfile.TemporaryDirectory() as folder:
         synthetic = Path(folder) / "synthetic.run"
         with open(synthetic, "w") as handle:
@@ -168,15 +150,32 @@ def main() -> None:
         print()
         for ours_reader, their_reader, path in readers:
             t_ours, t_ref, frame, nested = best_times(
-                lambda: ours_reader(path), lambda: read_with(their_reader, path), args.repeats)
+                lambda: ours_reader(path), lambda: read_with(their_reader, path), repeats)
             assert len(frame) == sum(len(docs) for docs in nested.values())
             label = f"{ours_reader.__name__} vs pytrec_eval.{their_reader.__name__}: {path.name}"
             print(row(f"{label} ({len(frame):,} lines)", t_ours, t_ref))
 
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=int, default=2000)
+    parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument("--judged", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+
+    qrels, run = make_batch(args.queries, args.depth, args.judged, args.seed)
+    rows, judgments = sum(map(len, run.values())), sum(map(len, qrels.values()))
+    print(f"batch: {args.queries} queries x {args.depth} retrieved, {args.judged} judged each "
+          f"({rows:,} run rows, {judgments:,} judgments); {len(METRICS)} metrics")
+    time_evaluate(qrels, run, args.repeats)
+    time_readers(run, args.repeats)
     if args.profile:
         print("\ncProfile of one evaluate(dicts) call, by cumulative time:")
         profiler = cProfile.Profile()
-        profiler.runcall(ours_dicts)
+        profiler.runcall(rm.evaluate, qrels, run, list(METRICS))
         pstats.Stats(profiler).strip_dirs().sort_stats("cumulative").print_stats(18)
 
 

@@ -94,6 +94,10 @@ def main(argv: list[str]) -> int:
         seconds = execute(path)
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         print(f"{shown}: executed in {seconds:.1f} s")
+    # the Chinese edition copies the new outputs; an English text without its translation is listed
+    from zh_edition import main as build_chinese_edition
+    if build_chinese_edition([]):
+        print("notebooks/zh/: the pages listed above keep their old outputs until their catalogues are updated")
     return 0
 
 

@@ -57,7 +57,7 @@ RANGES = [  # besides GB2312, inclusive code point ranges
 # Characters to keep although no file of the suite writes them yet (the text is read anyway).
 EXTRA_CHARACTERS = ""
 # Where the suite writes Chinese, as glob patterns from the repository root.
-TEXT_FILES = ("notebooks/*.ipynb", "*.md", "docs/**/*.md", "data/**/*.md",
+TEXT_FILES = ("notebooks/*.ipynb", "notebooks/zh/*.ipynb", "*.md", "docs/**/*.md", "data/**/*.md",
               "ragmetrics_lite/**/*.py", "ragmetrics_lite/**/*.md")
 CJK_BLOCKS = [  # inclusive ranges: what "a CJK character" means for the coverage check
     (0x2E80, 0x2FDF),  # radicals

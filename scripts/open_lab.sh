@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Open the suite in JupyterLab, rooted at the repository, on notebook 00. The first run makes
+# Open the suite in JupyterLab, rooted at the repository, on notebook 00 (--zh: the Chinese edition's,
+# notebooks/zh/, which scripts/zh_edition.py builds). The first run makes
 # .venv and installs requirements.txt; later runs reuse it (see scripts/_venv.sh), so JupyterLab
 # starts in seconds. Extra arguments go to JupyterLab, e.g. --no-browser or --port=8890.
 #
@@ -14,6 +15,14 @@ source scripts/_venv.sh
 ensure_venv
 
 FIRST_NOTEBOOK=notebooks/00_rag_evaluation_map.ipynb
+if [ "${1-}" = --zh ]; then
+  shift
+  FIRST_NOTEBOOK=notebooks/zh/00_rag_evaluation_map.ipynb
+  if [ ! -f "$FIRST_NOTEBOOK" ]; then
+    say "The Chinese edition has no $FIRST_NOTEBOOK yet (i18n/zh_CN/pending.txt lists what is still to translate)."
+    exit 1
+  fi
+fi
 FONT=ragmetrics_lite/course/fonts/RagMetricsNotoSansSC-Regular.ttf
 export JUPYTER_CONFIG_DIR="$PWD/jupyter_config"
 # A real copy: JupyterLab refuses to serve a symlink that leads out of the folder.

@@ -37,6 +37,39 @@ def parameter_set_kernel(stem: str) -> int:
     return int(stem[:2]) % PARAMETER_SET_KERNELS if stem[:2].isdigit() else 0
 
 
+def run_notebook_cells(notebook_path, cell_ids, parameters: dict | None = None) -> dict:
+    """Run the parameters cell and the code cells ``cell_ids`` of a notebook in this process, in
+    notebook order, with ``parameters`` assigned right after the parameters cell (as a parameter
+    set would); return the namespace. Cheaper than a kernel for a test that needs a few cells'
+    values. Figures go to matplotlib's current backend and are closed afterwards; plot-style
+    settings a cell makes are undone.
+    """
+    import json
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    cells = json.loads(Path(notebook_path).read_text(encoding="utf-8"))["cells"]
+    wanted = set(cell_ids)
+    namespace: dict = {"__name__": "__notebook__"}
+    found = set()
+    with matplotlib.rc_context():
+        try:
+            for cell in cells:
+                tags = cell.get("metadata", {}).get("tags", [])
+                if cell["cell_type"] != "code" or not (cell.get("id") in wanted or "parameters" in tags):
+                    continue
+                found.add(cell.get("id"))
+                exec(compile("".join(cell["source"]), f"<cell {cell.get('id')}>", "exec"), namespace)
+                if "parameters" in tags:
+                    namespace.update(copy.deepcopy(parameters or {}))
+        finally:
+            plt.close("all")
+    missing = wanted - found
+    assert not missing, f"{Path(notebook_path).name} has no code cell with id {sorted(missing)}"
+    return namespace
+
+
 REFERENCE_LIBRARIES = ("pytrec_eval", "sacrebleu", "rouge_score", "nltk", "scipy", "sklearn")
 
 _BLOCKER = """
@@ -111,12 +144,8 @@ def stdout_under_hash_seeds(code: str, seeds: tuple[str, ...] = ("0", "12345")) 
 
 
 def exercise_module(exercise):
-    """The module ``qNN_<topic>.py`` of a registered exercise.
-
-    ``import ragmetrics_lite.exercises.q01_recall as m`` would give the exercise
-    itself: the package re-exports it under the module's name.
-    """
-    return importlib.import_module(f"ragmetrics_lite.exercises.{exercise.name}")
+    """The module ``qNN_<topic>.py`` of a registered exercise."""
+    return importlib.import_module(f"ragmetrics_lite.course.exercises.{exercise.name}")
 
 
 def wrong_answer(exercise, phrase):
@@ -138,7 +167,7 @@ def wrong_answers(namespace):
 def assert_wrong_answer_diagnosed(function):
     """A learner's wrong ``function`` fails on the first case it gets wrong, with the expected value
     the reference gives there and the diagnosis its :func:`wrong_answer` mark asks for."""
-    from ragmetrics_lite.exercises._checker import show
+    from ragmetrics_lite.course.exercises._checker import show
 
     exercise, phrase = function.wrong_answer_to
     result = exercise.evaluate(function)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ragmetrics_lite.plotting import FONT_FAMILY, FONT_PATH
+from ragmetrics_lite.course.plotting import FONT_FAMILY, FONT_PATH
 from tests.browser import ARTIFACTS, block_network, browser, fonts_used_for  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parents[1]

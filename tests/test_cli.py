@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ragmetrics_lite.metric_table import METRICS
+from ragmetrics_lite.retrieval.table import METRICS
 from tests.test_trec_eval_official import our_name, read_expected
 
 ROOT = Path(__file__).resolve().parent.parent

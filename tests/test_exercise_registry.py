@@ -298,16 +298,6 @@ def test_the_registry_is_read_only():
         REGISTRY["q99_new"] = REGISTRY["q01_recall"]
 
 
-def test_the_old_import_path_gives_the_same_objects():
-    from ragmetrics_lite.exercises import ____ as old_placeholder
-    from ragmetrics_lite.exercises import q01_recall
-
-    assert old_placeholder is ____ and q01_recall is exercises.q01_recall
-    for name in [*REGISTRY, "_checker", "_cases"]:
-        old = importlib.import_module(f"ragmetrics_lite.exercises.{name}")
-        assert old is importlib.import_module(f"ragmetrics_lite.course.exercises.{name}")
-
-
 _GOOD = """
 from ragmetrics_lite.course.exercises import FunctionExercise
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ragmetrics_lite.plotting import FONT_FAMILY, FONT_PATH
+from ragmetrics_lite.course.plotting import FONT_FAMILY, FONT_PATH
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ("_venv.sh", "open_lab.sh", "run_tests.sh")

@@ -1,6 +1,6 @@
-"""The metric table: every metric's batch column equals its per-query twin, and empty runs are scored.
+"""The metric table: every metric's batch column equals its per-query function, and empty runs are scored.
 
-The twin test walks ``METRICS`` itself, so a metric added to the table is
+The test walks ``METRICS`` itself, so a metric added to the table is
 covered without touching this file. Random cases reach the edges: ties in
 score (broken by doc id as strings), negative and zero grades, unjudged
 documents, queries with nothing relevant, queries absent from the run, and
@@ -16,7 +16,7 @@ import pytest
 
 import ragmetrics_lite as rml
 from ragmetrics_lite import RagMetricsWarning, evaluate
-from ragmetrics_lite.metric_table import METRICS, known_metrics, parse_metric, trec_eval_measure
+from ragmetrics_lite.retrieval.table import METRICS, known_metrics, parse_metric, trec_eval_measure
 
 
 def random_case(rng: np.random.Generator, queries: int = 40):
@@ -49,7 +49,7 @@ def names_to_check() -> list[str]:
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("level", [1, 2])
-def test_every_metric_column_equals_its_per_query_twin(seed, level):
+def test_every_metric_column_equals_its_per_query_function(seed, level):
     qrels, run = random_case(np.random.default_rng(seed))
     names = names_to_check()
     with warnings.catch_warnings():
@@ -58,9 +58,9 @@ def test_every_metric_column_equals_its_per_query_twin(seed, level):
     assert list(batch.index) == sorted(qrels)
     for name in names:
         family, k = parse_metric(name)
-        twin = METRICS[family].per_query
+        per_query = METRICS[family].per_query
         for query, grades in qrels.items():
-            expected = twin(grades, trec_order(run.get(query, {})), k, level)
+            expected = per_query(grades, trec_order(run.get(query, {})), k, level)
             assert abs(batch.loc[query, name] - expected) <= 1e-12, (name, query, batch.loc[query, name], expected)
 
 
@@ -144,9 +144,11 @@ def test_categorical_and_string_columns_give_the_same_scores():
             pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=0, atol=1e-12)
 
 
-def test_the_batch_module_is_not_shadowed_by_its_function():
+def test_the_evaluate_module_is_not_shadowed_by_its_function():
     import importlib
 
-    batch = importlib.import_module("ragmetrics_lite.batch")
-    assert batch.evaluate is rml.evaluate
+    module = importlib.import_module("ragmetrics_lite.retrieval.evaluate")
+    assert module.evaluate is rml.evaluate
+    assert rml.retrieval.evaluate is module  # the subpackage re-exports the per-query functions only
+    assert rml.retrieval.recall_at_k is rml.recall_at_k
     assert callable(rml.evaluate) and rml.trec_eval_measure("map") == ("map", "map")

@@ -18,7 +18,7 @@ import nbformat
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite.exercises import REGISTRY
+from ragmetrics_lite.course.exercises import REGISTRY
 
 NOTES_JUDGMENTS = {101: 3, 205: 2, 309: 1}
 NOTES_RANKING = [999, 205, 101, 888, 309]

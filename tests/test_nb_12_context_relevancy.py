@@ -13,7 +13,7 @@ import pytest
 
 import ragmetrics_lite as rml
 from ragmetrics_lite import RagMetricsWarning
-from ragmetrics_lite.exercises.q12_context_precision import reference_solution as solution
+from ragmetrics_lite.course.exercises.q12_context_precision import reference_solution as solution
 
 
 def _helper(verdicts):

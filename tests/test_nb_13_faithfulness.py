@@ -30,7 +30,7 @@ import ragmetrics_lite as rml
 FREEZE = Path(__file__).resolve().parents[1] / "data" / "triad" / "judge_freeze.json"
 CONTEXTS = ["本产品自签收之日起 7 天内可以申请退款。", "申请退款需要提供订单号，审核通过后 3 个工作日内原路退回。"]
 UNFAITHFUL = "本产品支持 30 天无理由退款。退款需要提供订单号。"
-exercise = importlib.import_module("ragmetrics_lite.exercises.q13_idk_verdicts")
+exercise = importlib.import_module("ragmetrics_lite.course.exercises.q13_idk_verdicts")
 
 
 def test_punkt_leaves_a_chinese_answer_in_one_piece_but_split_statements_does_not():

@@ -49,7 +49,7 @@ from tests.helpers import assert_wrong_answer_diagnosed, load_script, wrong_answ
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "14_answer_relevancy.ipynb"
 harness = load_script(ROOT / "scripts" / "run_parameter_sets.py")
-exercise = importlib.import_module("ragmetrics_lite.exercises.q14_bow_cosine")
+exercise = importlib.import_module("ragmetrics_lite.course.exercises.q14_bow_cosine")
 
 
 @pytest.fixture(scope="module")

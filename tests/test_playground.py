@@ -121,8 +121,8 @@ def test_selecting_a_document_outside_the_ranking_is_refused():
 # ---------------------------------------------------------------- metrics
 def test_the_metrics_come_from_the_helper_functions(monkeypatch):
     """Nothing is re-implemented: replacing a helper function changes the playground's number."""
-    monkeypatch.setattr(rml, "ndcg_at_k", lambda *args, **kwargs: 0.123)
-    monkeypatch.setattr(rml, "average_precision", lambda *args, **kwargs: 0.456)
+    monkeypatch.setattr(rml.retrieval, "ndcg_at_k", lambda *args, **kwargs: 0.123)
+    monkeypatch.setattr(rml.retrieval, "average_precision", lambda *args, **kwargs: 0.456)
     metrics = notes_state().metrics()
     assert metrics["NDCG@5"] == 0.123 and metrics["AP@5"] == 0.456
 

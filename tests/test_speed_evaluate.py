@@ -1,10 +1,11 @@
-"""evaluate's fast paths give exactly what its general path gives.
+"""The fast engine's row order is trec_eval's, whichever way its rows arrive.
 
-The run is sorted block by block when each query's rows sit together (always
-from a dict), and by one complex-number sort otherwise; tied scores are broken
+Each query's rows are sorted as one row of a padded matrix, or, when a few long
+lists would make the matrix too big, all rows at once; tied scores are broken
 by doc id in both. Random runs with many ties, uneven lengths and one very long
-list (which turns the block sort off) must give the same order and the same
-scores whichever path they take. Agreement with trec_eval itself is checked in
+list (which turns the matrix off) must give trec_eval's order (score
+descending, ties by doc id descending as strings) and the same scores in every
+input form and row order. Agreement with trec_eval itself is checked in
 ``test_pytrec_eval_random.py``.
 """
 from __future__ import annotations
@@ -16,8 +17,9 @@ import pandas as pd
 import pytest
 
 from ragmetrics_lite import RagMetricsWarning, evaluate
-from ragmetrics_lite import batch
-from ragmetrics_lite._frames import qrels_table, run_table
+from ragmetrics_lite.fast import ranking
+from ragmetrics_lite.fast.kernels import group_bounds
+from ragmetrics_lite.retrieval._frames import run_table
 
 METRICS = ["recall@3", "precision@5", "hit_rate@2", "mrr", "map", "map@4", "ndcg", "ndcg@3", "r_precision"]
 DOCS = ["d1", "d2", "d9", "d10", "d11", "D1", "a", "é", "z", "10", "9", "x09"] + [f"e{i}" for i in range(40)]
@@ -51,35 +53,44 @@ def frames(qrels: dict, run: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
     return q, r
 
 
-def _order(table, blocked: bool) -> np.ndarray:
-    keys = batch.as_strings(table.row_query_ids(), table.query_kind)
-    query = pd.factorize(keys, sort=True)[0]
-    blocks = batch._blocks(query) if blocked else None
-    return batch._trec_order(query, table.value, table.docs_at, blocks)
+def _ranked_docs(run) -> dict:
+    """Each query's doc ids in the engine's order (``run``: a dict or a DataFrame)."""
+    table = run_table(run)
+    names = table.row_query_ids()
+    query = pd.factorize(names)[0]
+    rows = np.argsort(query, kind="stable")
+    docs, names = table.docs()[rows], names[rows]
+    starts, ends = group_bounds(query[rows])
+    order = ranking._by_score(query[rows], table.value[rows], starts, ends, lambda tied: docs[tied])
+    return {names[order[a]]: docs[order[a:b]].tolist() for a, b in zip(starts, ends)}
+
+
+def trec_order(scores: dict) -> list:
+    """Score descending, ties broken by doc id descending (as strings)."""
+    return [doc for doc, _ in sorted(scores.items(), key=lambda item: (item[1], str(item[0])), reverse=True)]
 
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("long_list", [False, True])
-def test_block_sort_equals_one_sort(seed, long_list):
-    rng = np.random.default_rng(seed)
-    qrels, run = random_run(rng, 60, long_list)
-    table = run_table(run)
-    blocked = _order(table, blocked=True)
-    np.testing.assert_array_equal(blocked, _order(table, blocked=False))
-    # the block sort ran, unless the long list made padding too costly
-    query = pd.factorize(batch.as_strings(table.row_query_ids()), sort=True)[0]
-    used = batch._blockwise_order(query, table.value, *batch._blocks(query)) is not None
-    assert used != long_list
+def test_the_matrix_sort_and_the_whole_sort_give_trec_order(seed, long_list, monkeypatch):
+    qrels, run = random_run(np.random.default_rng(seed), 60, long_list)
+    expected = {query: trec_order(scores) for query, scores in run.items() if scores}
+    lexsorts = []
+    lexsort = np.lexsort
+    monkeypatch.setattr(ranking.np, "lexsort", lambda keys: lexsorts.append(len(keys[0])) or lexsort(keys))
+    assert _ranked_docs(run) == expected
+    assert _ranked_docs(frames(qrels, run)[1].sample(frac=1, random_state=seed)) == expected
+    whole = [n for n in lexsorts if n == sum(map(len, run.values()))]
+    assert bool(whole) == long_list  # the long list turns the matrix off
 
 
 def test_ties_are_read_only_from_the_mappings_they_fall_in():
     run = {"q1": {"b": 1.0, "a": 1.0, "c": 2.0}, "q0": {"x": 0.5}, "q2": {"z": 1.0, "y": 1.0}}
     table = run_table(run)
-    np.testing.assert_array_equal(table.docs_at(np.array([4, 0, 5, 3, 1])), ["z", "b", "y", "x", "a"])
-    np.testing.assert_array_equal(table.docs_at(np.array([], dtype=np.int64)), [])
-    query = np.array([1, 1, 1, 0, 2, 2])
-    order = batch._trec_order(query, table.value, table.docs_at, batch._blocks(query))
-    assert table.docs()[order].tolist() == ["x", "c", "b", "a", "z", "y"]
+    read = ranking._docs_at(table, np.array([4, 0, 5, 3, 1]))
+    np.testing.assert_array_equal(read, ["z", "b", "y", "x", "a"])
+    np.testing.assert_array_equal(ranking._docs_at(table, np.array([], dtype=np.int64)), [])
+    assert _ranked_docs(run) == {"q1": ["c", "b", "a"], "q0": ["x"], "q2": ["z", "y"]}
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -112,70 +123,15 @@ def test_a_duplicate_row_is_refused_in_every_row_order():
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_block_sort_with_as_many_rows_for_every_query(seed):
+def test_as_many_rows_for_every_query(seed):
     rng = np.random.default_rng(200 + seed)
     run = {f"q{q}": {d: float(rng.integers(0, 4)) for d in rng.choice(DOCS, size=8, replace=False).tolist()}
            for q in rng.permutation(50)}
-    table = run_table(run)
-    assert set(table.lengths.tolist()) == {8}
-    np.testing.assert_array_equal(_order(table, blocked=True), _order(table, blocked=False))
+    assert _ranked_docs(run) == {query: trec_order(scores) for query, scores in run.items()}
     qrels = {q: {d: 1 for d in list(docs)[:2]} for q, docs in run.items()}
     qrels_df, run_df = frames(qrels, run)
     pd.testing.assert_frame_equal(evaluate(qrels, run, METRICS),
                                   evaluate(qrels_df, run_df.sample(frac=1, random_state=seed), METRICS))
-
-
-def _hits_both_ways(qrels: dict, run: dict):
-    """The retrieved judged documents found by one lookup per judgment, and by sorting every row."""
-    return _by_lookup(qrels, run, sort_too=True)
-
-
-def _by_lookup(qrels: dict, run: dict, sort_too: bool = False):
-    judged_table, run_tab = qrels_table(qrels), run_table(run)
-    position = {query: code for code, query in enumerate(sorted(judged_table.query_id.tolist()))}
-    judged_codes = batch._query_codes(judged_table, position)
-    run_codes = batch._query_codes(run_tab, position)
-    judged = batch._judged_by_query(judged_table, judged_codes, len(position))
-    by_lookup = batch._hits_by_lookup(judged_table, judged_codes, run_tab, run_codes, judged)
-    return (by_lookup, batch._hits_by_sorting(run_tab, run_codes, judged)) if sort_too else by_lookup
-
-
-@pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("long_list", [False, True])
-def test_lookup_per_judgment_equals_sorting_every_row(seed, long_list, monkeypatch):
-    """From dicts, each judged document is looked up and ranked by counting the scores above it;
-    a query where it ties with another document goes to the sorting path. Same hits either way,
-    and the sorting path gets only the tied queries (all of them with the long list)."""
-    qrels, run = random_run(np.random.default_rng(300 + seed), 60, long_list)
-    handed = []
-    sorting = batch._hits_by_sorting
-    monkeypatch.setattr(batch, "_hits_by_sorting", lambda r, codes, j: handed.append(len(codes)) or sorting(r, codes, j))
-    by_lookup, by_sorting = _hits_both_ways(qrels, run)
-    for mine, theirs in zip(by_lookup, by_sorting):
-        np.testing.assert_array_equal(mine, theirs)
-    assert len(by_lookup[0]) > 20
-    if long_list:
-        assert handed[0] == len(run)  # the padded matrix would be too big: everything sorted
-    else:
-        assert 0 < handed[0] < len(run) // 2  # only the queries with a judged document in a tie
-
-
-def test_lookup_without_ties_sorts_nothing(monkeypatch):
-    rng = np.random.default_rng(7)
-    run = {f"q{q}": {f"d{d}": float(s) for d, s in zip(rng.permutation(40)[:25], rng.permutation(1000)[:25])}
-           for q in range(30)}
-    qrels = {q: {d: int(rng.integers(-1, 3)) for d in [*list(docs)[::3], "nowhere"]} for q, docs in run.items()}
-    by_sorting = _hits_both_ways(qrels, run)[1]
-    monkeypatch.setattr(batch, "_hits_by_sorting", None)  # calling it would fail
-    query, rank, grade = _by_lookup(qrels, run)
-    for mine, theirs in zip((query, rank, grade), by_sorting):
-        np.testing.assert_array_equal(mine, theirs)
-    # each hit, by hand: its rank in the query's ranking (score descending) and its grade
-    expected = []
-    for code, q in enumerate(sorted(run)):
-        ranking = sorted(run[q], key=run[q].get, reverse=True)
-        expected += [(code, ranking.index(d) + 1, g) for d, g in qrels[q].items() if d in run[q]]
-    assert sorted(zip(query.tolist(), rank.tolist(), grade.tolist())) == sorted(expected)
 
 
 @pytest.mark.parametrize("bad", [True, np.bool_(False), "0.5", None, __import__("decimal").Decimal("0.5"), 1j])
@@ -208,23 +164,3 @@ def test_one_bad_doc_id_among_many_strings_is_refused(bad):
     run["q17"][bad] = 0.5
     with pytest.raises((TypeError, ValueError), match="id|ids"):
         evaluate({"q17": {"d1": 1}}, run)
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_counting_in_blocks_equals_sorting_every_row_from_a_dataframe(seed, monkeypatch):
-    """A DataFrame grouped by query: grades read in row order, ranks counted; tied blocks sorted."""
-    qrels, run = random_run(np.random.default_rng(400 + seed), 60, long_list=False)
-    run_df = frames(qrels, run)[1]
-    judged_table, run_tab = qrels_table(qrels), run_table(run_df)
-    position = {query: code for code, query in enumerate(sorted(qrels))}
-    run_codes = batch._query_codes(run_tab, position)
-    judged = batch._judged_by_query(judged_table, batch._query_codes(judged_table, position), len(position))
-    expected = batch._hits_by_sorting(run_tab, run_codes, judged)
-    handed = []
-    sorting = batch._hits_by_sorting
-    monkeypatch.setattr(batch, "_hits_by_sorting", lambda r, codes, j: handed.append(len(set(codes))) or sorting(r, codes, j))
-    for mine, theirs in zip(batch._hits_in_blocks(run_tab, run_codes, judged), expected):
-        np.testing.assert_array_equal(mine, theirs)
-    assert 0 < handed[0] < len(run) // 2  # only the blocks with a judged document in a tie
-    split = run_table(pd.concat([run_df.iloc[::2], run_df.iloc[1::2]]))  # each query's rows in two places
-    assert batch._hits_in_blocks(split, batch._query_codes(split, position), judged) is None

@@ -176,7 +176,7 @@ def test_a_long_error_body_is_quoted_cut(server):
     ({"choices": []}, "not a chat completion"),
     ({"error": "overloaded"}, "not a chat completion"),
     ("[" * 100_000, "not a chat completion"),
-    (chat(None), "content is NoneType"),
+    (chat(None), "with a str at choices[0].message.content"),
 ])
 def test_an_answer_without_text_content_is_one_line(server, body, phrase):
     server.answers.append((200, body))
@@ -318,3 +318,10 @@ def test_a_half_set_configuration_names_the_missing_variable(monkeypatch, capsys
     assert llm.llm_judge_from_environment() is None
     out = capsys.readouterr().out
     assert out.splitlines()[0] == first_line and KEY not in out
+
+
+def test_quote_masks_an_echoed_authorization_header_before_cutting():
+    echoed = '{"error": "bad key", "headers": {"Authorization": "Bearer sk-abcdefghijklmnop"}}'
+    assert endpoint.quote(echoed) == repr('{"error": "bad key", "headers": {"Authorization": "*** ***"}}')
+    cut = endpoint.quote("x" * 290 + " Bearer sk-abcdefghijklmnopqrstuvwxyz")  # the key straddles the cut
+    assert "abcdef" not in cut and cut.endswith("(327 characters in all)")

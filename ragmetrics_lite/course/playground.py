@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-import ragmetrics_lite as rml
+from .. import retrieval as rml  # the per-query functions (rml.recall_at_k, ...), as a learner calls them
 
 from .._validation import as_grades, as_ranking, check_id_kinds, check_k
 

@@ -2,8 +2,9 @@
 
 ``import ragmetrics_lite as rml`` then ``rml.triad.faithfulness(answer, contexts)``. The metrics
 count a judge's yes/no verdicts (``metrics``); the judge is pluggable (``judges``): the offline
-``LexicalJudge`` by default, or ``LLMJudge`` around any ``complete(prompt) -> str``. Statements
-are split by ``split_statements``; the triad labels and agreement live in ``labels``. Derived in
+``LexicalJudge`` (word overlap) and ``EmbeddingJudge`` (sentence vectors), or ``LLMJudge`` around
+any ``complete(prompt) -> str``. Statements are split by ``split_statements``; the triad labels
+(written by model sessions following a guideline) and agreement with them live in ``labels``. Derived in
 ``12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and ``14_answer_relevancy.ipynb``.
 """
 from .judges import Judge, ScriptedJudge, Verdict
@@ -17,6 +18,7 @@ from .labels import (
     read_triad_labels,
 )
 from .lexical import LexicalJudge
+from .embedding import EmbeddingJudge
 from .llm import LLMEndpointError, LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
 from .metrics import (
     answer_relevancy,
@@ -36,6 +38,7 @@ __all__ = [
     "Judge",
     "ScriptedJudge",
     "LexicalJudge",
+    "EmbeddingJudge",
     "LLMJudge",
     "LLMReplyError",
     "LLMEndpointError",

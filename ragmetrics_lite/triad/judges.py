@@ -84,9 +84,6 @@ class ScriptedJudge(Judge):
     >>> import ragmetrics_lite as rml
     >>> rml.triad.context_precision("q", ["c1", "c2", "c3"], judge=ScriptedJudge([False, True, True]))
     0.5833333333333333
-    >>> ScriptedJudge(["yes", "idk"])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ValueError: ScriptedJudge: verdicts[1] is 'idk', DeepEval's "the context does not say"; ...
     """
 
     name = "scripted"

@@ -47,16 +47,8 @@ from collections.abc import Callable, Sequence
 from string import Template
 
 from ..text.tokenization import CJK_IDEOGRAPH
-from .endpoint import (
-    ENV_API_KEY,
-    ENV_BASE_URL,
-    ENV_MODEL,
-    LLM_ENVIRONMENT_VARIABLES,
-    LLMEndpointError,
-    _setting,
-    openai_compatible_complete,
-    quote,
-)
+from .endpoint import (ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLM_ENVIRONMENT_VARIABLES, LLMEndpointError,  # noqa: F401
+                       _setting, openai_compatible_complete, quote)
 from .judges import Judge, Verdict
 from .prompts import (
     ANSWER_RELEVANCE_PROMPT_EN,

@@ -10,7 +10,7 @@ relevancy).
 
 >>> q00_which_metric.evaluate({1: "c", 2: "a", 3: "B", 4: "D"}).status
 'correct'
->>> from ragmetrics_lite.exercises import ____
+>>> from ragmetrics_lite.course.exercises import ____
 >>> q00_which_metric.check({1: "C", 2: "b", 3: ____, 4: ____})
 Incorrect: 1 of 4 answers is wrong.
   1. C (Recall@3): Recall@3 = 0: the one needed document is not among the 3 chunks the prompt

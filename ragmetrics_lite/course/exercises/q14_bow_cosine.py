@@ -4,7 +4,7 @@ ragas' answer relevancy averages the cosine similarity between the embedding of 
 and the embeddings of questions an LLM writes back from the answer. The notebook simulates it
 offline with bag-of-words vectors: each text becomes the counts of its tokens, and the cosine is
 the dot product of the two count vectors over the product of their lengths (Euclidean norms).
-Expected values come from the unigram counts of ``ragmetrics_lite.tokenization.ngram_counts``
+Expected values come from the unigram counts of ``ragmetrics_lite.text.tokenization.ngram_counts``
 (``collections.Counter``) and the textbook formula, which equals
 ``sklearn.metrics.pairwise.cosine_similarity`` on ``CountVectorizer`` rows; a text without tokens
 is a zero vector, whose cosine is undefined, and counts as 0.0 here (nothing in common).
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from ragmetrics_lite.tokenization import ngram_counts
+from ragmetrics_lite.text.tokenization import ngram_counts
 from . import _cases
 from ._checker import Case, FunctionExercise, Mistake
 

@@ -1,13 +1,14 @@
 """q15_nearest_rank: a latency percentile by the nearest-rank rule, for ``notebooks/15_latency_percentiles.ipynb``.
 
+The task is the textbook rule: the value at rank ceil(p n / 100), the rank computed exactly.
 Expected values come from ``ragmetrics_lite.latency_percentiles(samples, [p],
-method="inverted_cdf")``, which equals ``numpy.percentile(..., method="inverted_cdf")``.
-On the percentiles and sample sizes used here (p in 0, 10, 25, 50, 75, 90, 95, 99, 100;
-at most 25 samples) that is exactly the textbook rule, value at rank ceil(p n / 100);
-the float-rounding case where numpy differs (n = 100, p = 7) is in the notebook.
+method="inverted_cdf")`` (numpy's name for nearest rank) except where numpy's float product
+``n * (p / 100)`` overshoots a whole rank, as the notebook's section 4 shows: at 25 requests and
+P28 it computes 7.000000000000001 and takes the 8th value. There the expected value is the one at
+the exact rank, and a learner's ``ceil(p / 100 * n)`` is told why it is wrong.
 
 >>> check(reference_solution)
-Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
+Correct: your function agrees with the reference on all 209 cases (9 edge cases, 200 random).
 """
 from __future__ import annotations
 
@@ -35,11 +36,20 @@ def _random_case(rng):
 
 
 def _expected(samples, p):
-    return latency_percentiles(samples, [p], method="inverted_cdf")[p]
+    value = latency_percentiles(samples, [p], method="inverted_cdf")[p]
+    exact_rank = max(1, -(-p * len(samples) // 100))           # ceil(p n / 100) in integers
+    if p / 100 * len(samples) != p * len(samples) / 100:       # numpy rounds p / 100: use the exact rank
+        value = float(sorted(samples)[exact_rank - 1])
+    return value
 
 
 def _linear(samples, p):
     return latency_percentiles(samples, [p], method="linear")[p]
+
+
+def _float_share(samples, p):
+    ordered = sorted(samples)
+    return ordered[max(1, math.ceil(p / 100 * len(ordered))) - 1]
 
 
 def _floor_rank(samples, p):
@@ -89,6 +99,7 @@ q15_nearest_rank = FunctionExercise(
         Case(([120, 80, 95, 2500, 110, 150, 90, 100, 130, 85], 25), "ten requests, P25: p * n / 100 = 2.5"),
         Case(([120, 80, 95, 2500, 110, 150, 90, 100, 130, 85], 95), "ten requests, P95: p * n / 100 = 9.5"),
         Case((list(range(100, 2100, 100)), 95), "twenty requests, P95: p * n / 100 = 19 exactly"),
+        Case((list(range(100, 2600, 100)), 28), "25 requests, P28: p * n / 100 = 7 exactly"),
     ],
     random_case=_random_case,
     hints=(
@@ -102,6 +113,9 @@ q15_nearest_rank = FunctionExercise(
     mistakes=[
         Mistake(_linear, "this interpolates between two neighbours (numpy's default, linear); the nearest-rank "
                          "rule returns one of the measured values"),
+        Mistake(_float_share, "this computes p / 100 first, in floating point: for 25 requests at P28, "
+                              "28 / 100 * 25 = 7.000000000000001 and the rank rounds up to 8. Multiply "
+                              "p * n first, so a whole rank stays whole (numpy's inverted_cdf slips the same way)"),
         Mistake(_floor_rank, "this rounds the rank down; nearest rank rounds p * n / 100 up (ceil)"),
         Mistake(_round_rank, "this rounds the rank to the closest whole number; nearest rank rounds up (ceil)"),
         Mistake(_rank_as_index, "this uses the rank as a list index; ranks count from 1, so the value at rank "

@@ -1,24 +1,44 @@
 """q17_cohens_kappa: Cohen's kappa written by hand, for ``notebooks/17_human_evaluation.ipynb``.
 
 Expected values come from ``ragmetrics_lite.cohens_kappa`` (unweighted), which equals
-``sklearn.metrics.cohen_kappa_score``. The cases never have both annotators using one and the
-same grade only, where kappa is undefined. One mistake is the pitfall the notebook runs: raw
-agreement reported as if it were kappa.
+``sklearn.metrics.cohen_kappa_score``. Where both annotators give every item one and the same
+grade, kappa is 0/0: both return NaN, and so must the answer. One mistake is the pitfall the
+notebook runs: raw agreement reported as if it were kappa.
 
 >>> check(reference_solution)
-Correct: your function agrees with the reference on all 206 cases (6 edge cases, 200 random).
+Correct: your function agrees with the reference on all 208 cases (8 edge cases, 200 random).
 """
 from __future__ import annotations
 
+import math
+import numbers
+import warnings
+
 import ragmetrics_lite as rml
-from ._checker import Case, FunctionExercise, Mistake
+from ._checker import Case, FunctionExercise, Mistake, same
 
 
 def reference_solution(a, b):
     n = len(a)
     observed = sum(x == y for x, y in zip(a, b)) / n
     expected = sum((a.count(g) / n) * (b.count(g) / n) for g in set(a) | set(b))
+    if expected == 1:
+        return float("nan")  # both gave every item one and the same grade: kappa is 0/0
     return (observed - expected) / (1 - expected)
+
+
+def _expected(a, b):
+    """rml.cohens_kappa, NaN without its warning where kappa is undefined (the prompt says so)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rml.RagMetricsWarning)
+        return rml.cohens_kappa(a, b)
+
+
+def _same_or_both_nan(got, expected):
+    """The checker's comparison, and NaN where the expected value is NaN (kappa undefined)."""
+    if isinstance(expected, float) and math.isnan(expected):
+        return isinstance(got, numbers.Real) and not isinstance(got, bool) and math.isnan(got)
+    return same(got, expected)
 
 
 def _shares(labels):
@@ -54,6 +74,16 @@ def _one_rater_chance(a, b):
     return (_observed(a, b) - chance) / (1 - chance) if chance < 1 else 0.0
 
 
+def _divides_by_zero(a, b):
+    n = len(a)
+    expected = sum((a.count(g) / n) * (b.count(g) / n) for g in set(a) | set(b))
+    return (_observed(a, b) - expected) / (1 - expected)
+
+
+def _one_when_undefined(a, b):
+    return 1.0 if len(set(a) | set(b)) == 1 else _divides_by_zero(a, b)
+
+
 def _two_raters(rng):
     """Grades 0-3 of two annotators on 2-12 items: often skewed, a noisy copy or independent."""
     size = rng.randint(2, 12)
@@ -76,15 +106,19 @@ q17_cohens_kappa = FunctionExercise(
     Write cohens_kappa(a, b): a and b are two annotators' grades (0-3) for the same items, in the
     same order. Return Cohen's kappa (unweighted) = (p_o - p_e) / (1 - p_e), where p_o is the share of
     items they grade the same and p_e the agreement expected by chance: the sum over grades of
-    (share of a's grades equal to g) x (share of b's grades equal to g) (标注一致性).
+    (share of a's grades equal to g) x (share of b's grades equal to g) (标注一致性). When both give
+    every item one and the same grade, p_e = 1 and kappa is 0/0: return float("nan").
     """,
     notebook="17_human_evaluation",
-    reference=lambda a, b: rml.cohens_kappa(a, b),
+    reference=_expected,
+    compare=_same_or_both_nan,
     argnames=("a", "b"),
     edge_cases=[
+        Case(([0], [0]), "one item"),
         Case(([0, 1], [0, 1]), "two items, full agreement"),
         Case(([0, 1], [1, 0]), "two items, full disagreement"),
         Case(([0, 3], [0, 0]), "one annotator gives a single grade"),
+        Case(([2, 2, 2], [2, 2, 2]), "both annotators give every item grade 2"),
         Case(([0, 0, 1, 1], [0, 1, 0, 1]), "agreement exactly at chance level"),
         Case(([3, 2, 2, 0, 1], [2, 2, 3, 0, 1]), "all four grades, two swapped"),
         Case(([0] * 9 + [3], [0] * 8 + [3, 0]), "skewed grades: 8 of 10 agree"),
@@ -94,7 +128,8 @@ q17_cohens_kappa = FunctionExercise(
         "Two annotators who both say 0 for nine items in ten agree often by luck alone. How often, "
         "given how often each of them uses each grade, and how does kappa discount that?",
         "p_o = (number of positions where a[i] == b[i]) / n. For each grade g seen in a or b, multiply "
-        "a.count(g) / n by b.count(g) / n and add these up: that is p_e. Return (p_o - p_e) / (1 - p_e).",
+        "a.count(g) / n by b.count(g) / n and add these up: that is p_e. Return (p_o - p_e) / (1 - p_e), "
+        "or float(\"nan\") when p_e is 1.",
     ),
     solution=reference_solution,
     mistakes=[
@@ -107,6 +142,11 @@ q17_cohens_kappa = FunctionExercise(
         Mistake(_not_rescaled, "this is p_o - p_e; divide it by 1 - p_e so that full agreement gives 1"),
         Mistake(_one_rater_chance, "this squares annotator a's shares for p_e; multiply a's share of "
                 "each grade by b's share of the same grade"),
+        Mistake(_divides_by_zero, "when both annotators give every item one and the same grade, p_e = 1 "
+                "and 1 - p_e = 0: kappa is 0/0, undefined; return float(\"nan\") there, as scikit-learn does"),
+        Mistake(_one_when_undefined, "when both annotators give every item one and the same grade, kappa "
+                "is 0/0, not 1: they agree, but chance alone would have them agree too; return "
+                "float(\"nan\") there"),
     ],
 )
 

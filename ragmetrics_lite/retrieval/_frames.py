@@ -14,21 +14,31 @@ are not converted by Python ``str`` or factorized).
 
 The checks are vectorised: a column of the right type is checked with one
 numpy call; only a column that fails is walked value by value, to name the
-first bad row in the error message. Duplicate (query, document) rows are found
-later, per query, while ``evaluate`` looks up the grades.
+first bad row in the error message. Judgments from a DataFrame are grouped
+into one mapping per query (:func:`judgments_by_query`), which refuses a
+repeated (query, document) row; a run stays in rows, and the fast engine finds
+its repeated rows while it looks up their grades. :func:`query_codes` numbers
+the queries as the engine and the result's index need them.
 """
 from __future__ import annotations
 
 import numbers
 import operator
 from collections.abc import Collection, Mapping
-from itertools import chain
+from itertools import chain, repeat
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from ._validation import as_grades, as_ranking, check_finite, check_grade, check_id_kinds
+from .._validation import (
+    as_grades,
+    as_ranking,
+    check_finite,
+    check_grade,
+    check_id_kinds,
+    refuse_repeated_row,
+)
 
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
 RUN_COLUMNS = ["query_id", "doc_id", "score"]
@@ -59,16 +69,6 @@ class Table(NamedTuple):
         if self.doc_id is not None:
             return self.doc_id
         return _object_array(chain.from_iterable(self.inner), int(self.lengths.sum()))
-
-    def docs_at(self, rows: np.ndarray) -> np.ndarray:
-        """The doc ids of some rows (from a dict: read only from the mappings those rows are in)."""
-        if self.doc_id is not None:
-            return self.doc_id[rows]
-        ends = np.cumsum(self.lengths)
-        group = np.searchsorted(ends, rows, side="right")
-        offset = rows - (ends - self.lengths)[group]
-        keys = {g: list(self.inner[g]) for g in np.unique(group).tolist()}
-        return _object_array((keys[g][i] for g, i in zip(group.tolist(), offset.tolist())), len(rows))
 
 
 def _object_array(items, count: int) -> np.ndarray:
@@ -262,3 +262,39 @@ def as_strings(ids: np.ndarray, kind: str | None = None) -> np.ndarray:
     if ids.dtype == object and (kind or id_kind(ids)) in ("string", "empty"):
         return ids
     return _object_array(map(str, ids.tolist()), len(ids))
+
+
+def judgments_by_query(qrels: Table) -> Table:
+    """Judgments as one ``{doc_id: grade}`` mapping per query (the form a dict of dicts has), queries
+    in trec_eval's order; a DataFrame's repeated (query, document) row is an error naming it."""
+    if qrels.inner is not None:
+        return qrels
+    codes = pd.factorize(as_strings(qrels.query_id, qrels.query_kind), sort=True)[0]
+    rows = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.r_[True, codes[rows][1:] != codes[rows][:-1]])
+    lengths = np.diff(np.r_[starts, len(rows)])
+    docs, grades = qrels.doc_id[rows].tolist(), qrels.value[rows].tolist()
+    inner = [dict(zip(docs[a:a + n], grades[a:a + n])) for a, n in zip(starts.tolist(), lengths.tolist())]
+    for mapping, start, length in zip(inner, starts.tolist(), lengths.tolist()):
+        if len(mapping) < length:
+            refuse_repeated_row("qrels", qrels.query_id[rows[start]], docs[start:start + length])
+    return qrels._replace(query_id=qrels.query_id[rows[starts]], lengths=lengths, doc_id=None,
+                          value=qrels.value[rows], inner=inner)
+
+
+def query_codes(qrels: Table, run: Table) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The judged queries, as strings in trec_eval's order (sorted as strings), and a code for each
+    entry of ``qrels.query_id`` and ``run.query_id``: the position of its query among them. A run
+    query without judgments gets a code after them (one per such query)."""
+    judged = as_strings(qrels.query_id, qrels.query_kind)
+    queries = sorted(judged.tolist())  # judgments_by_query: one entry per query
+    position = dict(zip(queries, range(len(queries))))
+    return queries, _codes(judged, position), _codes(as_strings(run.query_id, run.query_kind), position)
+
+
+def _codes(keys: np.ndarray, position: dict) -> np.ndarray:
+    found, distinct = pd.factorize(keys)
+    codes = np.fromiter(map(position.get, distinct, repeat(-1)), dtype=np.int64, count=len(distinct))
+    unknown = codes < 0
+    codes[unknown] = len(position) + np.arange(int(unknown.sum()))
+    return codes[found]

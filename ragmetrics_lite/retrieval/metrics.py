@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ._validation import (
+from .._validation import (
     as_grades,
     as_ranking,
     check_grade,
@@ -107,7 +107,9 @@ def precision_at_k(relevant, retrieved, k: int, relevance_level: int = 1) -> flo
 
 
 def hit_at_k(relevant, retrieved, k: int, relevance_level: int = 1) -> float:
-    """1.0 if at least one relevant document is in the top k, else 0.0.
+    r"""1.0 if at least one relevant document is in the top k, else 0.0.
+
+    .. math:: \mathrm{Hit@k} = [\,|\mathrm{relevant} \cap \mathrm{top}_k| \ge 1\,]
 
     Its mean over queries is the hit rate. trec_eval ``success_k``.
     Derived in ``notebooks/02_hit_rate_at_k.ipynb``.
@@ -167,9 +169,13 @@ def average_precision(relevant, retrieved, k: int | None = None, relevance_level
 
 
 def r_precision(relevant, retrieved, relevance_level: int = 1) -> float:
-    """Precision at rank R, where R is the number of relevant documents.
+    r"""Precision at rank R, where R is the number of relevant documents.
+
+    .. math:: \mathrm{R\text{-}Precision} = \frac{|\mathrm{relevant} \cap \mathrm{top}_R|}{R},
+              \quad R = |\mathrm{relevant}|
 
     At that cut-off precision and recall are equal. trec_eval ``Rprec``.
+    Derived in ``notebooks/03_precision_at_k.ipynb``.
 
     >>> r_precision({"a", "b"}, ["a", "x", "b"])
     0.5
@@ -237,7 +243,6 @@ def ndcg_at_k(relevant, retrieved, k: int | None, gain: str = "linear") -> float
     if ideal_dcg == 0:
         return 0.0
     return dcg_at_k([grades.get(doc, 0) for doc in ranking], k, gain) / ideal_dcg
-
 
 
 def judged_at_k(relevant, retrieved, k: int) -> float:

@@ -1,0 +1,32 @@
+"""Retrieval metrics (notebooks 01-07 and 18): did the retriever find the documents the answer needs?
+
+* ``metrics``: the per-query functions, the definitions a learner reads (``recall_at_k`` ...), each
+  agreeing with trec_eval per query; re-exported here.
+* ``table``: one declaration per metric that ``evaluate`` knows (``METRICS``: its name, cut-off,
+  trec_eval measure, per-query function and fast kernel).
+* ``evaluate``: a whole run against judgments, one row per query, computed by the fast engine
+  (``ragmetrics_lite.fast``), which is tested equal to the per-query functions.
+"""
+from .metrics import (
+    average_precision,
+    dcg_at_k,
+    hit_at_k,
+    judged_at_k,
+    ndcg_at_k,
+    precision_at_k,
+    r_precision,
+    recall_at_k,
+    reciprocal_rank,
+)
+
+__all__ = [
+    "recall_at_k",
+    "precision_at_k",
+    "hit_at_k",
+    "reciprocal_rank",
+    "average_precision",
+    "r_precision",
+    "dcg_at_k",
+    "ndcg_at_k",
+    "judged_at_k",
+]
