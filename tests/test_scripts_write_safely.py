@@ -73,3 +73,63 @@ def test_doctests_leave_no_temporary_folder_behind(name, tmp_path, monkeypatch):
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
     assert os.listdir(tmp_path) == []
+
+
+# ------------------------------------------------------------------ scripts/run_parameter_sets.py
+@pytest.fixture
+def parameter_sets():
+    return load_script(ROOT / "scripts" / "run_parameter_sets.py", "run_parameter_sets_safely")
+
+
+def test_parameter_set_kernels_start_without_the_llm_variables(parameter_sets, tmp_path, monkeypatch):
+    """The kernels inherited RAGMETRICS_LLM_*: a notebook run with them set asked a model and kept its replies."""
+    import contextlib
+
+    import nbclient
+    import nbformat
+
+    for name in ("BASE_URL", "MODEL", "API_KEY", "CACHE"):
+        monkeypatch.setenv(f"RAGMETRICS_LLM_{name}", "set")
+    started = []
+
+    class Client:  # records how each kernel would be started
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def execute(self, **kwargs):
+            started.append(kwargs)
+
+        @contextlib.contextmanager
+        def setup_kernel(self, **kwargs):
+            started.append(kwargs)
+            yield
+
+    monkeypatch.setattr(nbclient, "NotebookClient", Client)
+    nbformat.write(nbformat.v4.new_notebook(), tmp_path / "empty.ipynb")
+    parameter_sets.execute(nbformat.v4.new_notebook(), tmp_path)
+    parameter_sets.execute(nbformat.v4.new_notebook(), tmp_path, stop_at_error=True)
+    parameter_sets.run_notebooks([(tmp_path / "empty.ipynb", [])])
+    assert len(started) == 3
+    for kwargs in started:
+        assert "PATH" in kwargs["env"] and not [n for n in kwargs["env"] if n.startswith("RAGMETRICS_LLM_")]
+
+
+def test_executed_copies_go_to_a_fresh_private_folder(parameter_sets, tmp_path, monkeypatch, capsys):
+    """They went to $TMPDIR/parameter_sets/..., a name another user can create first (or link elsewhere)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "parameter_sets").symlink_to(elsewhere, target_is_directory=True)  # planted
+    saved = []
+
+    def run_set(path, item, save_to=None):
+        saved.append(Path(save_to))
+        save_to.write_text("{}")
+        return parameter_sets.SetRun([], [], 1)
+
+    monkeypatch.setattr(parameter_sets, "run_set", run_set)
+    assert parameter_sets.main(["notebooks/01_recall_at_k.ipynb", "1"]) == 0
+    (copy,) = saved
+    assert copy.parent.parent == tmp_path and copy.parent.name.startswith("parameter_sets-")
+    assert oct(copy.parent.stat().st_mode & 0o777) == oct(0o700)
+    assert list(elsewhere.iterdir()) == [] and str(copy) in capsys.readouterr().out
