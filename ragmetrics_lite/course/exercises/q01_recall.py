@@ -62,7 +62,7 @@ def _unguarded(relevant, retrieved, k):
 q01_recall = FunctionExercise(
     "q01_recall",
     """
-    Write recall_at_k(relevant, retrieved, k): the share of the relevant documents (a set of ids)
+    Write my_recall_at_k(relevant, retrieved, k): the share of the relevant documents (a set of ids)
     that appear among the first k ids of the ranked list retrieved (Recall@K, 召回率@K); return 0.0
     when nothing is relevant.
     """,

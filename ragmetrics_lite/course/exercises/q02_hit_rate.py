@@ -44,7 +44,7 @@ def _whole_list(relevant_sets, rankings, k):
 q02_hit_rate = FunctionExercise(
     "q02_hit_rate",
     """
-    Write hit_rate(relevant_sets, rankings, k): over a dataset of queries (relevant_sets[i] and
+    Write my_hit_rate(relevant_sets, rankings, k): over a dataset of queries (relevant_sets[i] and
     rankings[i] belong to query i), the share of queries whose top k holds at least one relevant
     document (Hit Rate@K, 命中率@K).
     """,

@@ -44,7 +44,7 @@ _DIVIDE_BY_K = (
 q03_precision = FunctionExercise(
     "q03_precision",
     """
-    Write precision_at_k(relevant, retrieved, k): the share of the top k positions of the ranked
+    Write my_precision_at_k(relevant, retrieved, k): the share of the top k positions of the ranked
     list retrieved that hold a relevant document (Precision@K, 精确率@K). Divide by k even when
     fewer than k documents were retrieved.
     """,

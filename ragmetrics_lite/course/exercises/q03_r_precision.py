@@ -52,7 +52,7 @@ def _unguarded(relevant, retrieved):
 q03_r_precision = FunctionExercise(
     "q03_r_precision",
     """
-    Write r_precision(relevant, retrieved): the precision of the ranked list retrieved at rank
+    Write my_r_precision(relevant, retrieved): the precision of the ranked list retrieved at rank
     R = len(relevant), the number of relevant documents (R-precision, R-精确率). Positions past the
     end of a list shorter than R count as misses; return 0.0 when nothing is relevant.
     """,

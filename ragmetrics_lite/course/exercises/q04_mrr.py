@@ -64,7 +64,7 @@ _FIRST_RESULT = "this is the score of the first result, relevant or not; use the
 q04_mrr = FunctionExercise(
     "q04_mrr",
     """
-    Write mrr(predictions, ground_truths): predictions[i] is the ranked list of ids for query i and
+    Write my_mrr(predictions, ground_truths): predictions[i] is the ranked list of ids for query i and
     ground_truths[i] its set of relevant ids. Score each query 1/rank of its first relevant result
     (0 if there is none) and return the mean over the queries (MRR, 平均倒数排名).
     """,

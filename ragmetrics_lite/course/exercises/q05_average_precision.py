@@ -69,7 +69,7 @@ _PRECISION_AT_K = "this is Precision@K, not the mean of the precisions at the ra
 q05_average_precision = FunctionExercise(
     "q05_average_precision",
     """
-    Write average_precision(relevant, retrieved): at each rank of the ranked list retrieved that
+    Write my_average_precision(relevant, retrieved): at each rank of the ranked list retrieved that
     holds a relevant document, take the precision of the list down to that rank; add these up and
     divide by the number of ALL relevant documents, retrieved or not (AP, 平均精度). Return 0.0
     when nothing is relevant.

@@ -61,7 +61,7 @@ def _no_discount(relevances, k):
 q06_dcg = FunctionExercise(
     "q06_dcg",
     """
-    Write dcg_at_k(relevances, k): relevances holds the grades of the ranked documents, best rank
+    Write my_dcg_at_k(relevances, k): relevances holds the grades of the ranked documents, best rank
     first; add up grade / log2(rank + 1) over ranks 1..k (DCG, 折扣累积增益). A negative grade
     gains 0, as in trec_eval.
     """,

@@ -83,7 +83,7 @@ _IDEAL_FROM_RETRIEVED = (
 q07_ndcg = FunctionExercise(
     "q07_ndcg",
     """
-    Write ndcg_at_k(ground_truth, retrieved_ids, k): ground_truth maps judged doc ids to grades
+    Write my_ndcg_at_k(ground_truth, retrieved_ids, k): ground_truth maps judged doc ids to grades
     (unjudged ids have grade 0, a negative grade gains 0). Divide the DCG@k of retrieved_ids by the
     IDCG@k, the DCG@k of every judged grade > 0 sorted from high to low; return 0.0 when the IDCG
     is 0 (NDCG, 归一化折扣累积增益).

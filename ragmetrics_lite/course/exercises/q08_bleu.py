@@ -95,7 +95,7 @@ _SWAPPED = "this swaps r and c in the brevity penalty; it is exp(1 - r/c), r the
 q08_bleu = FunctionExercise(
     "q08_bleu",
     """
-    Write bleu(candidate, reference, max_n): classic BLEU (双语评估替补) of a candidate token list
+    Write my_bleu(candidate, reference, max_n): classic BLEU (双语评估替补) of a candidate token list
     against one reference token list, without smoothing: the clipped n-gram precisions p_1..p_max_n
     (截断计数), their geometric mean with equal weights 1/max_n, times the brevity penalty
     (长度惩罚) BP = exp(1 - r/c) when the candidate (c tokens) is shorter than the reference

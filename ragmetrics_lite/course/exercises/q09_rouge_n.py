@@ -73,7 +73,7 @@ _PRECISION = (
 q09_rouge_n = FunctionExercise(
     "q09_rouge_n",
     """
-    Write rouge_n_recall(candidate, reference, n): ROUGE-N recall, the share of the reference's
+    Write my_rouge_n_recall(candidate, reference, n): ROUGE-N recall, the share of the reference's
     n-grams (n 元组) that the candidate covers. An n-gram the reference has k times and the candidate
     m times counts min(k, m) times. Return 0.0 when the reference has no n-grams.
     """,

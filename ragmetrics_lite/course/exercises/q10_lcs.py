@@ -60,7 +60,7 @@ _COMMON = "this counts the tokens the two share, in any order; the LCS keeps the
 q10_lcs = FunctionExercise(
     "q10_lcs",
     """
-    Write lcs_length(a, b): the length of the longest common subsequence (最长公共子序列) of two
+    Write my_lcs_length(a, b): the length of the longest common subsequence (最长公共子序列) of two
     token lists, the most tokens that appear in both in the same order, gaps allowed. It is the
     numerator of ROUGE-L.
     """,

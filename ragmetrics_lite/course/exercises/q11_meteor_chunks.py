@@ -50,7 +50,7 @@ _ONE_SIDE = (
 q11_meteor_chunks = FunctionExercise(
     "q11_meteor_chunks",
     """
-    Write count_chunks(alignment): alignment lists METEOR's matches as (candidate index, reference
+    Write my_count_chunks(alignment): alignment lists METEOR's matches as (candidate index, reference
     index) pairs, sorted by candidate index. A chunk (匹配块) is a run of matches that are adjacent in
     both texts: (i, j) followed by (i + 1, j + 1). Return the number of chunks; no match gives 0.
     """,

@@ -103,7 +103,7 @@ def _two_raters(rng):
 q17_cohens_kappa = FunctionExercise(
     "q17_cohens_kappa",
     """
-    Write cohens_kappa(a, b): a and b are two annotators' grades (0-3) for the same items, in the
+    Write my_cohens_kappa(a, b): a and b are two annotators' grades (0-3) for the same items, in the
     same order. Return Cohen's kappa (unweighted) = (p_o - p_e) / (1 - p_e), where p_o is the share of
     items they grade the same and p_e the agreement expected by chance: the sum over grades of
     (share of a's grades equal to g) x (share of b's grades equal to g) (标注一致性). When both give
