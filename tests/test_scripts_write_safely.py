@@ -62,7 +62,8 @@ def test_golden_set_check_writes_nothing_even_through_a_planted_link(tmp_path, m
     assert {p.name: p.lstat().st_mtime_ns for p in runs.iterdir()} == before
 
 
-DOCTESTED = ["ragmetrics_lite.triad.labels", "ragmetrics_lite.course.search", "ragmetrics_lite.triad.endpoint"]
+DOCTESTED = ["ragmetrics_lite.triad.labels", "ragmetrics_lite.course.search", "ragmetrics_lite.triad.endpoint",
+             "ragmetrics_lite.trec_io", "ragmetrics_lite.compare_inputs"]
 
 
 @pytest.mark.parametrize("name", DOCTESTED)
