@@ -81,7 +81,9 @@ def pytest_configure(config):
 
 LLM_ENVIRONMENT_VARIABLES = ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY")
 
-for _variable in LLM_ENVIRONMENT_VARIABLES:
+# RAGMETRICS_LANG=zh makes the exercises print in Chinese (scripts/open_lab.sh --zh sets it): the stored
+# outputs are English, so a value exported in the shell must not reach a test or a kernel either.
+for _variable in (*LLM_ENVIRONMENT_VARIABLES, "RAGMETRICS_LANG"):
     os.environ.pop(_variable, None)
 
 

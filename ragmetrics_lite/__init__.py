@@ -52,6 +52,7 @@ from .stats import (
     paired_permutation_test,
     rating_counts,
 )
+from .stats import ppi_mean_ci
 from .course.playground import rank_playground
 from . import triad
 from .triad import (
@@ -132,6 +133,7 @@ __all__ = [
     "paired_permutation_test",
     "bootstrap_ci",
     "holm_rejections",
+    "ppi_mean_ci",
     "rank_playground",
     "triad",
     "split_statements",

@@ -32,7 +32,8 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 # A real LLM judge set up in the shell (notebooks 12-14, see ragmetrics_lite/triad/llm.py) would
 # store its replies; stored outputs come from the offline judge only, as under pytest (conftest.py).
-for _name in ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY"):
+# RAGMETRICS_LANG=zh would print the exercises in Chinese: the stored outputs are English.
+for _name in ("RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY", "RAGMETRICS_LANG"):
     os.environ.pop(_name, None)
 
 

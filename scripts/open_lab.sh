@@ -18,6 +18,7 @@ FIRST_NOTEBOOK=notebooks/00_rag_evaluation_map.ipynb
 if [ "${1-}" = --zh ]; then
   shift
   FIRST_NOTEBOOK=notebooks/zh/00_rag_evaluation_map.ipynb
+  export RAGMETRICS_LANG=zh  # JupyterLab's kernels inherit it: the exercises print in Chinese where translated
   if [ ! -f "$FIRST_NOTEBOOK" ]; then
     say "The Chinese edition has no $FIRST_NOTEBOOK yet (i18n/zh_CN/pending.txt lists what is still to translate)."
     exit 1

@@ -77,6 +77,7 @@ TEACHES = {
     "16": "is system B's gain real, and how many queries does it take to tell?",
     "17": "how far do annotators agree beyond chance, and can their grades flip a verdict?",
     "18": "which of two retrievers is better on a real golden set, is the gain real, and why do both still fail?",
+    "19": "do metrics and judges agree with people? Published tables reproduced; a judged mean with an interval (PPI)",
 }
 # Notebooks still to write, in reading order; the table lists those not yet in notebooks/.
 COMING: dict[str, str] = {}

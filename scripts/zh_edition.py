@@ -3,7 +3,9 @@ notebooks and the gettext catalogues in ``i18n/zh_CN/``, so that a translation c
 
     python scripts/zh_edition.py                     # build notebooks/zh/ and docs/*.zh-CN.md
     python scripts/zh_edition.py --check             # exit 1 naming notebook and cell of each problem
+    python scripts/zh_edition.py --check 05 11       # only these notebooks' catalogues and pages, pending or not
     python scripts/zh_edition.py --update 05 docs    # start or refresh catalogues from the English
+    python scripts/zh_edition.py --update q04_mrr    # an exercise's texts (checker: the checker's sentences)
     python scripts/zh_edition.py --reading-time      # the Chinese edition's notebook table
 
 **Catalogues.** ``i18n/zh_CN/<notebook stem>.po`` per notebook, ``docs.po`` for the study aids. An
@@ -19,6 +21,14 @@ leaves an obsolete ``#~`` entry whose translation is reused if its text comes ba
 get no Chinese page and ``--check`` skips them; every other catalogue must be complete. The list
 shrinks to empty as the translation arrives, notebook by notebook.
 
+**Exercises.** ``i18n/zh_CN/exercises/<exercise>.po`` translates an exercise's texts (``texts()``: task,
+hints, questions and choices, diagnoses, case labels), ``exercises/checker.po`` the checker's sentences
+(``_language.TEMPLATES``, whose ``{fields}`` a translation keeps). With ``RAGMETRICS_LANG=zh`` (the
+launcher's ``--zh``) the exercises print them, each only while its msgid is the current English
+(``ragmetrics_lite/course/exercises/_language.py``). A started catalogue is checked like a notebook's
+(new, changed, untranslated entries, the rules below); an exercise without one prints in English, and
+--check lists those on stderr.
+
 **The build.** A Chinese notebook is the executed English one with its markdown cells, code comments
 and alt texts replaced by their translations; code (less comments), outputs and metadata are copied,
 so it needs no second execution (printed output, table headers and plot titles stay English). Links
@@ -27,28 +37,39 @@ link to a heading follows the heading's translation.
 
 **--check** exits 1, naming notebook and cell, when an English cell has no current translation (new,
 changed since it was translated, untranslated), when a translation breaks a rule below, or when a
-generated file differs from what the build would write (or is missing, or has no English source).
+generated file differs from what the build would write (or is missing, or has no English source). Each
+problem quotes what it is about: the words that changed, the term and the English around it, the
+heading, the line; a stale Chinese page names each cell that differs, and says so when only its links
+do (a page it links to was translated since it was built: the build relinks it). ``--check NN``
+checks only the named catalogues and their pages, a pending one too (a translator's work in progress).
 
 **Rules of a translation** (``quality_problems``): the same numbers written as digits, formulas
 (``$…$``, ``$$…$$``), inline code, HTML tags, link targets, identifiers (``q1``, ``pytrec_eval``,
-``LexicalJudge``) and cut-offs (``@5``, ``@K``) as the English; every glossary term
-(``docs/glossary.md``) the English uses appears under its Chinese name (a name such as MRR or BLEU
-may also stay as it is); interview cards keep their question line and both answers, the English
-answer word for word; the same headings; a comment block beside code keeps its number of lines; no
-code line wider than 120 columns. A translator's comment ``allow: TOKEN`` exempts one token (a term
-or number used in another sense) in that entry.
+``LexicalJudge``) and cut-offs (``@5``, ``@K``) as the English, read past English grammar: a possessive
+is its name (``trec_eval's``), an ordinal its digits (``19th``), a compound of words and a number only
+its number (``top-3``, ``rank-100``, ``1-based``: 前 3 个 keeps the 3). Every glossary term
+(``docs/glossary.md``) the English uses as a noun appears under its Chinese name (a name such as MRR
+or BLEU may also stay as it is; a space or hyphen of a term matches either, "top K" as ``top-K``;
+where judge, rank, gain or discount is a verb, "MRR judges the list", it is not a use). What an
+interview card keeps in English word for word (its English question and answer) is not scanned for
+terms; cards keep their question line and both answers, the English answer word for word. The
+translation keeps the same headings; a comment block beside code keeps its number of lines; no code
+line is wider than 120 columns. A translator's comment ``allow: TOKEN`` exempts one token (a term or
+number used in another sense) in that entry.
 """
 from __future__ import annotations
 
 import argparse
 import ast
 import copy
+import difflib
 import datetime
 import functools
 import importlib.util
 import io
 import os
 import re
+import string
 import sys
 import tokenize
 import unicodedata
@@ -253,7 +274,7 @@ def merge(units: list[Unit], old: polib.POFile | None, where: str) -> polib.POFi
     same_place = {e.msgctxt: e for e in old_entries if not e.obsolete}
     used = set()
     for unit in units:
-        entry = _new_entry(unit, f"{where}, cell {unit.cell}")
+        entry = _new_entry(unit, where if unit.kind in ("exercise", "template") else f"{where}, cell {unit.cell}")
         before = exact.get((unit.context, unit.text)) or same_text.get(unit.text)
         if before is not None:
             entry.msgstr, entry.tcomment = before.msgstr, before.tcomment
@@ -398,14 +419,15 @@ def translations_of(units: list[Unit], catalogue: polib.POFile | None, where: st
         entry = entries.get(unit.context)
         name = f"{where}, {_label(unit)}"
         if entry is None:
-            problems.append(f"{name}: new English text with no catalogue entry; run {update}")
+            problems.append(f"{name}: new English text with no catalogue entry ({quoted(unit.text)}); run {update}")
         elif entry.msgid != unit.text:
-            problems.append(f"{name}: the English changed since the catalogue was updated; run {update}, "
-                            "then translate the entry marked fuzzy")
+            problems.append(f"{name}: the English changed since the catalogue was updated "
+                            f"({changed(entry.msgid, unit.text)}); run {update}, then translate the entry marked fuzzy")
         elif "fuzzy" in entry.flags:
-            problems.append(f"{name}: the English changed since it was translated (entry marked fuzzy)")
+            what = f" ({changed(entry.previous_msgid, entry.msgid)})" if entry.previous_msgid else ""
+            problems.append(f"{name}: the English changed since it was translated{what} (entry marked fuzzy)")
         elif not entry.msgstr:
-            problems.append(f"{name}: not translated yet")
+            problems.append(f"{name}: not translated yet ({quoted(unit.text)})")
         else:
             found[unit.context] = entry.msgstr
             problems += [f"{name}: {problem}" for problem in structure_problems(unit, entry.msgstr)]
@@ -418,7 +440,8 @@ def translations_of(units: list[Unit], catalogue: polib.POFile | None, where: st
 def _label(unit: Unit) -> str:
     """How a problem names a unit: "cell ab328400 (comment 2)", or a docs.po entry's context."""
     part = unit.context.removeprefix(f"{unit.cell} ")
-    return f"cell {unit.cell} ({part})" if part != unit.context else unit.context
+    return f"cell {unit.cell} ({part})" if part != unit.context and unit.kind not in ("exercise", "template") \
+        else unit.context
 
 
 def structure_problems(unit: Unit, translation: str) -> list[str]:
@@ -430,19 +453,82 @@ def structure_problems(unit: Unit, translation: str) -> list[str]:
     if unit.fixed_lines and unit.text.count("\n") != translation.count("\n"):
         problems.append(f"comments beside code: the translation has {translation.count(chr(10)) + 1} lines, "
                         f"the English {unit.text.count(chr(10)) + 1}")
-    if unit.kind == "markdown" and [level for level, _ in headings(unit.text)] != [
-            level for level, _ in headings(translation)]:
-        problems.append("the translation's headings differ from the English ones in number or level")
-    going_further = [bool(reading_time.GOING_FURTHER.search(f"# {text}")) for _, text in headings(unit.text)]
-    if going_further != [bool(reading_time.GOING_FURTHER.search(f"# {text}")) for _, text in headings(translation)]:
+    if unit.kind == "template":
+        problems += _field_problems(unit.text, translation)
+    mine, theirs = headings(unit.text), headings(translation)
+    if unit.kind == "markdown" and [level for level, _ in mine] != [level for level, _ in theirs]:
+        problems.append(f"the translation's headings differ from the English ones in number or level (English: "
+                        f"{_heading_list(mine)}; translation: {_heading_list(theirs)})")
+    ends = _ends_main_path
+    if [ends(text) for _, text in mine] != [ends(text) for _, text in theirs]:
+        pairs = [f"{en!r} → {zh!r}" for (_, en), (_, zh) in zip(mine, theirs) if ends(en) != ends(zh)]
         problems.append("a heading that ends the main path (Going further, appendix) must say 深入 or 附录 "
-                        "in the translation, and no other heading may (the reading time counts to it)")
+                        "in the translation, and no other heading may (the reading time counts to it)"
+                        + (f": {'; '.join(pairs)}" if pairs else ""))
     return problems
+
+
+def _field_problems(english: str, translation: str) -> list[str]:
+    """A checker sentence's translation keeps its ``{fields}`` (the checker fills them in with str.format).
+
+    >>> _field_problems("Hint {level} of {count}", "提示 {level}/{count}")
+    []
+    >>> _field_problems("Hint {level} of {count}", "提示 {level}/{n}")
+    ['the translation must have the fields {count}, {level} of the English, and no other: it has {level}, {n}']
+    """
+    def fields(text: str) -> set[str]:
+        return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+    try:
+        mine, theirs = fields(english), fields(translation)
+    except ValueError as error:  # an unmatched { or }
+        return [f"str.format cannot read the translation ({error}); write a literal brace twice, {{{{ or }}}}"]
+    if mine == theirs:
+        return []
+    return [f"the translation must have the fields {', '.join(f'{{{f}}}' for f in sorted(mine))} of the English, "
+            f"and no other: it has {', '.join(f'{{{f}}}' for f in sorted(theirs))}"]
+
+
+def _ends_main_path(heading: str) -> bool:
+    """Whether a heading ends the main path (Going further, 深入, appendix): the reading time counts to it."""
+    return bool(reading_time.GOING_FURTHER.search(f"# {heading}"))
+
+
+def _heading_list(found: list[tuple[int, str]]) -> str:
+    return ", ".join(f"{'#' * level} {text}" for level, text in found) or "none"
+
+
+def quoted(text: str, width: int = 60) -> str:
+    """The start of ``text`` on one line, in quotes, cut with … after about ``width`` characters.
+
+    >>> quoted("## Going further\\n\\nThe helper's edge cases, one by one, each checked against pytrec_eval.")
+    '"## Going further The helper\\'s edge cases, one by one, each…"'
+    """
+    words = " ".join(text.split())
+    if len(words) <= width:
+        return f'"{words}"'
+    space = words.rfind(" ", 0, width + 1)  # cut at a space near the end, or mid-word (Chinese has no spaces)
+    return f'"{words[:space if space > width * 2 // 3 else width]}…"'
+
+
+def changed(old: str, new: str) -> str:
+    """The first words that differ between two versions of a text, with a word of context each side.
+
+    >>> changed("One query, two relevant documents.", "A single query, two relevant documents.")
+    '"One query," became "A single query,"'
+    >>> changed("one two three", "one two three four")
+    '"three" became "three four"'
+    """
+    a, b = old.split(), new.split()
+    matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+    _, i1, i2, j1, j2 = next(op for op in matcher.get_opcodes() if op[0] != "equal")
+    before, after = (max(i1 - 1, 0), max(j1 - 1, 0)) if i1 == i2 or j1 == j2 else (i1, j1)
+    return f"{quoted(' '.join(a[before:i2 + 1]))} became {quoted(' '.join(b[after:j2 + 1]))}"
 
 
 def long_lines(notebook) -> list[str]:
     """Code cells with a line wider than MAX_LINE columns once their comments are translated."""
-    return [f"cell {cell.get('id')} (comment): line {number} is {columns(line)} columns wide, over {MAX_LINE}"
+    return [f"cell {cell.get('id')} (comment): line {number} is {columns(line)} columns wide, over {MAX_LINE} "
+            f"({quoted(line.strip(), 50)})"
             for cell in notebook.cells if cell.cell_type == "code"
             for number, line in enumerate(_source(cell).splitlines(), start=1) if columns(line) > MAX_LINE]
 
@@ -453,13 +539,38 @@ CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.S)
 TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
 TARGET = re.compile(r"(?<=\]\()[^)\s]+|(?<=href=\")[^\"]+|(?<=src=\")[^\"]+|https?://[^\s)>\"]+")
 CUT_OFF = re.compile(r"(?<=\w)@\w+")
-TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.'\-]*[A-Za-z0-9_]|[A-Za-z0-9_]")
-NUMBER = re.compile(r"\d+(?:\.\d+)?(?:st|nd|rd|th)?")
+TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.'’\-]*[A-Za-z0-9_]|[A-Za-z0-9_]")
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+COMPOUND_WORD = re.compile(r"[A-Za-z][a-z]*")  # a word of a word–number compound: top, Top, based; not ROUGE
 CHINESE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
-def literal_parts(text: str) -> dict[str, set[str]]:
-    """What a translation must keep as it is, by kind.
+def normalised(token: str) -> list[str]:
+    """What a word of prose must keep in a translation: its numbers and its identifier, not its English grammar.
+
+    A possessive is the name (``trec_eval's`` is ``trec_eval``), an ordinal or a plural after a digit is the
+    digits (``19th``, ``P95s``), and a compound of plain words and numbers (``top-3``, ``rank-100``,
+    ``1-based``, ``3-versus-0``) is only its numbers: Chinese says 前 3 个 or 第 100 位, and the number must
+    still be there. A name with a number (``ROUGE-1``, ``BLEU-4``, ``q1-q3``) stays whole.
+
+    >>> [normalised(t) for t in ("trec_eval's", "q3’s", "ROUGE-1's", "19th", "P95s", "0.5s", "ROUGE-1", "q1-q3")]
+    [['trec_eval'], ['q3'], ['ROUGE-1'], ['19'], ['P95'], ['0.5'], ['ROUGE-1'], ['q1-q3']]
+    >>> [normalised(t) for t in ("top-3", "rank-100", "grade-1", "1-based", "3-versus-0", "6-grams", "1st-ranked")]
+    [['3'], ['100'], ['1'], ['1'], ['3', '0'], ['6'], ['1']]
+    """
+    token = re.sub(r"['’]s$", "", token.rstrip("."))
+    parts = [ORDINAL.sub(r"\1", part) if ORDINAL.fullmatch(part) else part for part in token.split("-")]
+    numbers = [part for part in parts if NUMBER.fullmatch(part)]
+    if len(parts) > 1 and numbers and len(numbers) < len(parts) and all(
+            NUMBER.fullmatch(part) or COMPOUND_WORD.fullmatch(part) for part in parts):
+        return numbers
+    token = parts[0] if len(parts) == 1 else token
+    return [token[:-1] if re.fullmatch(r".*\ds", token) else token]
+
+
+def literal_parts(text: str, exempt: set[str] = frozenset()) -> dict[str, set[str]]:
+    """What a translation must keep as it is, by kind (a word in ``exempt`` is not counted, as written).
 
     >>> parts = literal_parts("Recall@5 of `q1` is $2/3$ at rank 3 in [01](01_recall_at_k.ipynb); see pytrec_eval.")
     >>> sorted(parts["formula"]), sorted(parts["code"]), sorted(parts["cut-off"]), sorted(parts["number"])
@@ -468,7 +579,8 @@ def literal_parts(text: str) -> dict[str, set[str]]:
     (['01_recall_at_k.ipynb'], ['pytrec_eval'])
     """
     parts, text = _split_literals(text)
-    tokens = [token.rstrip(".") for token in TOKEN.findall(text)]
+    words = [word.rstrip(".") for word in TOKEN.findall(text)]
+    tokens = [token for word in words if word not in exempt for token in normalised(word)]
     parts["number"] = {token for token in tokens if NUMBER.fullmatch(token)}
     parts["identifier"] = {token for token in tokens if not NUMBER.fullmatch(token) and (
         "_" in token or re.search(r"[a-z][A-Z]", token) or (re.search(r"\d", token) and re.search(r"[A-Za-z]", token)))}
@@ -479,11 +591,15 @@ LITERALS = (("link", TARGET), ("code", CODE_SPAN), ("formula", FORMULA), ("tag",
 
 
 def _split_literals(text: str, kinds=LITERALS) -> tuple[dict[str, set[str]], str]:
-    """Link targets, code spans, formulas, tags and cut-offs of ``text``, and the prose left without them."""
+    """Link targets, code spans, formulas, tags and cut-offs of ``text``, and the prose left without them.
+
+    Each literal becomes as many spaces (its line breaks kept), so a place in the prose is the same place in
+    ``text``: a problem can quote the English around a term.
+    """
     parts: dict[str, set[str]] = {}
     for kind, pattern in kinds:
         parts[kind] = {match.group(0) for match in pattern.finditer(text)}
-        text = pattern.sub(" ", text)
+        text = pattern.sub(lambda match: re.sub(r"[^\n]", " ", match.group(0)), text)
     return parts, text
 
 
@@ -499,7 +615,7 @@ def literal_problems(english: str, chinese: str, exempt: set[str] = frozenset())
     >>> literal_problems("MRR is 0.611 for `q1`", "`q1` 的 MRR 为 0.661")
     ['number: 0.611 only in the English; 0.661 only in the translation']
     """
-    mine, theirs = literal_parts(english), literal_parts(chinese)
+    mine, theirs = literal_parts(english, exempt), literal_parts(chinese, exempt)
     problems = []
     for kind in ("number", "formula", "code", "tag", "link", "identifier", "cut-off"):
         lost, added = sorted(mine[kind] - theirs[kind] - exempt), sorted(theirs[kind] - mine[kind] - exempt)
@@ -530,6 +646,12 @@ def _forms(cell: str, keep) -> list[list[str]]:
     return terms
 
 
+# Chinese that running text writes for a glossary term besides its glossary name: "the top K results" is
+# 前 K 个结果 as often as Top-K 结果 (the catalogues of 00-07 use both). Kept here, not in the glossary, because
+# a glossary name loses a trailing K (召回率@K is found as 召回率), which would leave a bare 前.
+RUNNING_TEXT_NAMES = {"top-K": frozenset({"前 K", "前K"})}
+
+
 def glossary_terms(path: Path) -> list[Term]:
     """Every English form of every glossary row, with the Chinese names it may be translated as."""
     terms = []
@@ -544,23 +666,30 @@ def glossary_terms(path: Path) -> list[Term]:
             allowed_names = names[i] if len(names) == len(english) else set().union(*names)
             for form in forms:
                 stays = bool(re.search(r"[A-Z0-9@]", form)) or form in cells[1] or form != forms[0]
-                terms.append(Term(form, frozenset(allowed_names), stays))
+                names_here = frozenset(allowed_names) | RUNNING_TEXT_NAMES.get(form, frozenset())
+                terms.append(Term(form, names_here, stays))
     return terms
 
 
 def _term_regex(term: Term) -> str:
-    """A regular expression for a term's uses: a name as written, a common noun in any case and number."""
-    core = re.sub(r"@[Kk]$", r"@(?:K|k|\\d+)", re.escape(term.english)).replace(r"\ ", r"[\s-]+")
+    """A regular expression for a term's uses: a name as written, a common noun in any case and number.
+
+    A space or hyphen of the term matches either (``top-K`` and "top K"); a name that starts in lower case
+    may start a sentence in upper case ("Top-K").
+    """
+    core = re.sub(r"@[Kk]$", r"@(?:K|k|\\d+)", re.escape(term.english))
+    core = re.sub(r"\\[ -]", lambda _: r"[\s-]+", core)
     if re.search(r"[A-Z0-9@]", term.english):
-        return rf"(?<![\w@-]){core}(?![\w@-])"
+        first = f"[{core[0]}{core[0].upper()}]" if core[0].islower() else core[0]
+        return rf"(?<![\w@-]){first}{core[1:]}(?![\w@-])"
     plural = rf"{core[:-1]}(?:y|ies)" if core.endswith("y") else rf"{core}(?:s|es)?"
     return rf"(?i:(?<![\w@-]){plural}(?![\w@-]))"
 
 
 @functools.cache
 def _first_word(term: Term) -> str:
-    """The start every use of the term shares, in lower case ("quer" for query and queries)."""
-    word = re.split(r"[\s@]", term.english.lower())[0]
+    """The start every use of the term shares, in lower case ("quer" for query and queries, "top" for top-K)."""
+    word = re.split(r"[\s@-]", term.english.lower())[0]
     return word[:-1] if word.endswith("y") else word
 
 
@@ -571,6 +700,107 @@ def _terms_regex(terms: tuple[Term, ...]) -> tuple[re.Pattern, tuple[Term, ...]]
     return re.compile("|".join(f"(?P<t{i}>{_term_regex(term)})" for i, term in enumerate(ordered))), ordered
 
 
+# Glossary nouns that the suite's English also uses as verbs ("MRR judges this stage", "the retriever ranks
+# chunks", "grade 0 gains nothing", "kappa discounts the agreement"). A use of one of them counts only where
+# it is a noun, which its neighbours tell (is_verb): the glossary names things, and a verb's Chinese is
+# another word (评估, 排序), so asking for the noun's name there is a false alarm.
+ALSO_VERBS = frozenset({"judge", "rank", "gain", "discount"})
+# A word right after one of these is a verb: a subject pronoun, a modal or auxiliary, an adverb.
+BEFORE_A_VERB = frozenset("i you we they he she it who can cannot could will would should must may might "
+                          "do does did never also then".split())
+# A word right after one of these is a noun: a determiner, a number word, a preposition.
+BEFORE_A_NOUN = frozenset("a an the this that these those each every any some no its their our your his her "
+                          "one two three first last at by of in on per from for with into over under below "
+                          "above before after between than".split())
+# A verb's object starts with one of these ("judges the whole system", "judge what the generator sees",
+# "gains nothing").
+OPENS_AN_OBJECT = frozenset("a an the this that these those each every all both any no its their our your "
+                            "his her whether what which how nothing something anything everything more less".split())
+
+
+def is_verb(prose: str, start: int, end: int, nouns: frozenset[str] = frozenset()) -> bool:
+    """Whether the word ``prose[start:end]`` is a verb, told by its neighbours on its line (or the next).
+
+    A verb: right after a pronoun, modal or adverb of BEFORE_A_VERB. A noun: right after a determiner,
+    number word, preposition or possessive. Otherwise a verb when its object follows: a word that opens
+    one, for the -s form also a noun of ``nouns`` or a name ("ranks chunks", "ranks B"); the bare form
+    only where a subject can stand before it (nothing, "to", people or a plural), not an adjective ("the
+    smallest gain a test detects").
+
+    >>> def verb(text, word): return is_verb(text, text.index(word), text.index(word) + len(word), {"chunks"})
+    >>> [verb(t, w) for t, w in [("MRR judges this stage", "judges"), ("when you judge it", "judge"),
+    ...                          ("The retriever ranks chunks", "ranks"), ("BLEU ranks B first", "ranks"),
+    ...                          ("notes judge the stage", "judge"), ("Judge a gain by", "Judge")]]
+    [True, True, True, True, True, True]
+    >>> [verb(t, w) for t, w in [("the judges agree", "judges"), ("a query the judge missed", "judge"),
+    ...                          ("at rank 3", "rank"), ("LLM judges differ", "judges"), ("at ranks that", "ranks"),
+    ...                          ("smallest gain a test detects", "gain"), ("### Exponential gain\\nThe", "gain")]]
+    [False, False, False, False, False, False, False]
+    """
+    line_start = prose.rfind("\n", 0, start) + 1
+    heading = prose.startswith("#", line_start)  # a heading ends at its line: the next line is not its object
+    gap = r"[ \t]+" if heading else r"(?:[ \t]+|[ \t]*\n[ \t]*)"
+    before = re.search(rf"(?:^|\s)([A-Za-z'’]+){gap}$", prose[max(0, start - 60):start])
+    after = re.match(rf"{gap}([A-Za-z]+)", prose[end:end + 60])
+    before, after = (before.group(1).lower() if before else ""), (after.group(1) if after else "")
+    if before in BEFORE_A_VERB:
+        return True
+    if before in BEFORE_A_NOUN or re.search(r"['’]s?$", before):
+        return False
+    if not prose[start:end].lower().endswith("s"):  # the bare form: a subject, or nothing, stands before a verb
+        return after.lower() in OPENS_AN_OBJECT and (before in ("", "to", "people") or before.endswith("s"))
+    return after.lower() in OPENS_AN_OBJECT | nouns or bool(re.fullmatch(r"[A-Z]+", after))
+
+
+@functools.cache
+def _nouns(terms: tuple[Term, ...]) -> frozenset[str]:
+    """The one-word glossary terms in lower case, singular and plural (what "ranks chunks" ranks)."""
+    words = {term.english.lower() for term in terms if re.fullmatch(r"[A-Za-z]+", term.english)}
+    plurals = {word[:-1] + "ies" if word.endswith("y") else word + "s" for word in words}
+    return frozenset(words | plurals)
+
+
+def without_kept_english(markdown: str) -> str:
+    """``markdown`` less what an interview card keeps in English word for word: each question line's English
+    question and each ``English:`` answer. The glossary rule reads only what is translated.
+
+    >>> card = "**Q1. 召回率是什么？** *(What is recall?)*\\n\\n<details>\\n\\n中文：比例。\\n\\nEnglish: A share.\\n"
+    >>> without_kept_english(card + "</details>").split("\\n")
+    ['**Q1. 召回率是什么？**', '', '<details>', '', '中文：比例。', '', '', '</details>']
+    """
+    lines = [f"**Q{match.group(1)}. {match.group('zh')}**" if (match := study_aids.CARD_QUESTION.match(line)) else line
+             for line in markdown.split("\n")]
+    answer = re.compile(r"^English\s*[：:].*?(?=\n\s*\n|\n</details>|\Z)", re.S | re.M)
+    return re.sub(r"<details>.*?</details>", lambda block: answer.sub("", block.group(0)), "\n".join(lines), flags=re.S)
+
+
+def glossary_uses(english: str, terms: list[Term]) -> dict[str, str]:
+    """Each glossary term (its English form) the English uses as a noun, with the words around its first use."""
+    english = without_kept_english(english)
+    prose = _split_literals(english, LITERALS[:-1])[1]  # cut-offs kept: Recall@5 is a use of Recall@K
+    lowered = prose.lower()  # only terms whose first word occurs can match: a much shorter pattern
+    candidates = tuple(term for term in terms if _first_word(term) in lowered)
+    if not candidates:
+        return {}
+    pattern, ordered = _terms_regex(candidates)
+    uses = {}
+    for match in pattern.finditer(prose):
+        term = ordered[int(match.lastgroup[1:])]
+        if term.english in uses or (term.english in ALSO_VERBS
+                                    and is_verb(prose, match.start(), match.end(), _nouns(tuple(terms)))):
+            continue
+        uses[term.english] = _around(english, match.start(), match.end())
+    return uses
+
+
+def _around(text: str, start: int, end: int, width: int = 24) -> str:
+    """The words of ``text`` around ``text[start:end]``, on one line, marked with … where cut."""
+    left = re.sub(r"^\S*\s", "", text[max(0, start - width):start]) if start > width else text[:start]
+    right = re.sub(r"\s\S*$", "", text[end:end + width]) if end + width < len(text) else text[end:]
+    shown = " ".join(f"{left}{text[start:end]}{right}".split())
+    return f"{'…' * (start > width)}{shown}{'…' * (end + width < len(text))}"
+
+
 def glossary_problems(english: str, chinese: str, terms: list[Term], exempt: set[str] = frozenset()) -> list[str]:
     """Glossary terms the English uses whose Chinese name the translation lacks (longest term wins).
 
@@ -578,23 +808,16 @@ def glossary_problems(english: str, chinese: str, terms: list[Term], exempt: set
     >>> glossary_problems("Query rewriting helps.", "查询改写有用。", terms)
     []
     >>> glossary_problems("Two queries.", "两个问题。", terms)
-    ["glossary: 'query' is used in the English, but the translation has none of 查询"]
+    ['glossary: \\'query\\' is used in the English ("Two queries."), but the translation has none of 查询']
     """
-    prose = _split_literals(english, LITERALS[:-1])[1]  # cut-offs kept: Recall@5 is a use of Recall@K
-    lowered = prose.lower()  # only terms whose first word occurs can match: a much shorter pattern
-    candidates = tuple(term for term in terms if _first_word(term) in lowered)
-    if not candidates:
-        return []
-    pattern, ordered = _terms_regex(candidates)
-    used = sorted({ordered[int(match.lastgroup[1:])].english for match in pattern.finditer(prose)})
     problems = []
-    for name in used:
+    for name, where in sorted(glossary_uses(english, terms).items()):
         same = [term for term in terms if term.english == name]  # "chunk" has two rows
         names = frozenset().union(*(term.chinese for term in same))
         stays = any(term.may_stay and re.search(_term_regex(term), chinese) for term in same)
         if name not in exempt and not stays and not any(zh in chinese for zh in names):
-            problems.append(f"glossary: {name!r} is used in the English, but the translation has none of "
-                            f"{', '.join(sorted(names))}")
+            problems.append(f"glossary: {name!r} is used in the English (\"{where}\"), but the translation has "
+                            f"none of {', '.join(sorted(names))}")
     return problems
 
 
@@ -624,9 +847,12 @@ def card_problems(english: str, chinese: str) -> list[str]:
     problems = []
     for (number, question, answer, _), (their_number, their_question, their_answer, has_chinese) in zip(mine, theirs):
         if (their_number, their_question) != (number, question):
-            problems.append(f"cards: Q{number}'s question line must keep its number and its English question")
+            problems.append(f"cards: Q{number}'s question line must keep its number and its English question "
+                            f"(Q{number}, {quoted(question)}; the translation has Q{their_number}, "
+                            f"{quoted(their_question)})")
         if their_answer != answer:
-            problems.append(f"cards: Q{number}'s English answer must stay word for word")
+            problems.append(f"cards: Q{number}'s English answer must stay word for word "
+                            f"({changed(answer, their_answer)})")
         if not has_chinese:
             problems.append(f"cards: Q{number} has no 中文： answer")
     return problems
@@ -654,11 +880,13 @@ def _function(row) -> str:
 
 
 def glossary_rows(path: Path) -> list[tuple[str, str, str]]:
-    """(English, 中文, short meaning) of each row of ``docs/glossary.md``'s table."""
+    """(English, 中文, short meaning) of each row of ``docs/glossary.md``'s table, every term included
+    (a name kept as it is, such as METEOR, has no Chinese in its 中文 cell but a meaning to translate)."""
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if line.startswith("|") and len(cells) == 3 and CHINESE.search(cells[1]) and cells[1] != "中文":
+        header = cells[1:2] == ["中文"] or set("".join(cells)) <= set("-: ")
+        if line.startswith("|") and len(cells) == 3 and not header:
             rows.append((cells[0], cells[1], cells[2]))
     return rows
 
@@ -747,6 +975,40 @@ def reading_table(paths: Paths, translations: dict[str, str], links: Links) -> s
     return "\n".join(rows) + "\n"
 
 
+# --------------------------------------------------------------------------- the exercises' texts
+EXERCISES = "exercises"  # i18n/zh_CN/exercises/<exercise>.po; checker.po for the checker's sentences
+CHECKER = "checker"
+
+
+def exercise_items(paths: Paths) -> list[str]:
+    """The exercise catalogues started ("exercises/q00_which_metric", "exercises/checker").
+
+    An exercise without one prints in English (ragmetrics_lite/course/exercises/_language.py): it is not
+    stale, only not translated, so there is no pending list for exercises; a started one must be complete.
+    """
+    folder = paths.i18n / EXERCISES
+    return sorted(f"{EXERCISES}/{path.stem}" for path in folder.glob("*.po")) if folder.is_dir() else []
+
+
+def exercise_units(name: str) -> tuple[list[Unit], str]:
+    """The units of an exercise item (its texts, or the checker's sentences), and where problems name them."""
+    from ragmetrics_lite.course.exercises import REGISTRY, _language
+    short = name.removeprefix(f"{EXERCISES}/")
+    if short == CHECKER:
+        return ([Unit(f"{CHECKER} {key}", text, CHECKER, "template") for key, text in _language.TEMPLATES.items()],
+                "ragmetrics_lite/course/exercises/_language.py")
+    if short not in REGISTRY:
+        raise ValueError(f"zh_edition: {short!r} is no exercise of ragmetrics_lite.course.exercises.REGISTRY")
+    return ([Unit(f"{short} {field}", text, short, "exercise") for field, text in REGISTRY[short].texts()],
+            f"ragmetrics_lite/course/exercises/{short}.py")
+
+
+def _english_exercises(paths: Paths) -> list[str]:
+    """The exercises that print in English for want of a catalogue (--check says so on stderr)."""
+    from ragmetrics_lite.course.exercises import REGISTRY
+    return sorted(set(REGISTRY) - {name.removeprefix(f"{EXERCISES}/") for name in exercise_items(paths)})
+
+
 # --------------------------------------------------------------------------- the edition
 class Item(NamedTuple):
     """One catalogue and what it translates."""
@@ -762,49 +1024,70 @@ def _update_command(name: str) -> str:
     return f"python scripts/zh_edition.py --update {name}"
 
 
-def read_item(paths: Paths, name: str, units: list[Unit], where: str, terms: list[Term]) -> Item:
-    """An item's current translations, and every problem of its catalogue: missing, stale or broken entries."""
+def read_item(paths: Paths, name: str, units: list[Unit], where: str, terms: list[Term] | None) -> Item:
+    """An item's current translations, and every problem of its catalogue: missing, stale or broken entries
+    (the rules of a translation only with ``terms``: --check NN skips them for the notebooks not named)."""
     catalogue = read_catalogue(paths.catalogue(name))
     found, problems = translations_of(units, catalogue, where, _update_command(name))
     entries = {entry.msgctxt: entry for entry in catalogue or [] if not entry.obsolete}
     quality = [f"{where}, {_label(unit)}: {problem}" for unit in units if unit.context in found
-               for problem in quality_problems(unit, entries[unit.context], terms)]
+               for problem in quality_problems(unit, entries[unit.context], terms)] if terms is not None else []
     return Item(name, where, units, found, problems, quality)
 
 
 class Edition(NamedTuple):
-    files: dict[Path, str]   # every file the build writes, with its text
-    problems: list[str]      # what --check reports
+    files: dict[Path, str]           # every file the build writes, with its text
+    problems: dict[str, list[str]]   # what --check reports, by item ("" for the pending list itself)
     pending: list[str]
-    owned: set[Path]         # the files it makes once every catalogue not pending is complete
+    owned: set[Path]                 # the files it makes once every catalogue not pending is complete
 
 
-def edition(paths: Paths = Paths(ROOT)) -> Edition:
-    """What the build would write, and every problem, without writing anything."""
-    waiting = pending(paths)
+def _read_items(paths: Paths, waiting: list[str], checked: frozenset[str] | None) -> tuple[dict, list[Item]]:
+    """The English notebooks read, and the items: every one not pending, and the pending ones in ``checked``.
+
+    The rules of a translation are checked for the items in ``checked`` (for all when it is None).
+    """
     english = {path.stem: path for path in reading_time.notebooks(paths.notebooks)}
-    problems = [f"i18n/zh_CN/pending.txt: {name!r} is neither a notebook nor {DOCS_ITEM!r}"
-                for name in waiting if name not in english and name != DOCS_ITEM]
     terms = glossary_terms(paths.docs / "glossary.md")
-    notebooks = {stem: nbformat.read(path, as_version=4) for stem, path in english.items() if stem not in waiting}
-    items = [read_item(paths, stem, notebook_units(notebook), f"notebooks/{stem}.ipynb", terms)
+    wanted = [name for name in [*english, DOCS_ITEM] if name not in waiting or name in (checked or ())]
+    rules = {name: terms if checked is None or name in checked else None for name in wanted}
+    notebooks = {stem: nbformat.read(english[stem], as_version=4) for stem in wanted if stem != DOCS_ITEM}
+    items = [read_item(paths, stem, notebook_units(notebook), f"notebooks/{stem}.ipynb", rules[stem])
              for stem, notebook in notebooks.items()]
-    if DOCS_ITEM not in waiting:
-        items.append(read_item(paths, DOCS_ITEM, docs_units(paths), f"i18n/zh_CN/{DOCS_ITEM}.po", terms))
+    if DOCS_ITEM in wanted:
+        items.append(read_item(paths, DOCS_ITEM, docs_units(paths), f"i18n/zh_CN/{DOCS_ITEM}.po", rules[DOCS_ITEM]))
+    for name in sorted(set(exercise_items(paths)) | {name for name in checked or () if _is_exercise(name)}):
+        units, where = exercise_units(name)
+        items.append(read_item(paths, name, units, where, terms if checked is None or name in checked else None))
+    return notebooks, items
+
+
+def _is_exercise(name: str) -> bool:
+    return name.startswith(f"{EXERCISES}/")
+
+
+def edition(paths: Paths = Paths(ROOT), checked: frozenset[str] | None = None) -> Edition:
+    """What the build would write, and every problem, without writing anything (``checked``: _read_items)."""
+    waiting = pending(paths)
+    known = {path.stem for path in reading_time.notebooks(paths.notebooks)} | {DOCS_ITEM}
+    problems = {"": [f"i18n/zh_CN/pending.txt: {name!r} is neither a notebook nor {DOCS_ITEM!r}"
+                     for name in waiting if name not in known]}
+    notebooks, items = _read_items(paths, waiting, checked)
+    built = [item for item in items if item.name not in waiting and not _is_exercise(item.name)]  # have pages
     anchors = {item.name: anchor_map([(unit.text, item.translations[unit.context]) for unit in item.units
                                       if unit.kind == "markdown" and unit.context in item.translations])
-               for item in items}
-    links = Links(paths, frozenset(item.name for item in items), anchors)
+               for item in built}
+    links = Links(paths, frozenset(item.name for item in built), anchors)
     files = {}
     for item in items:
-        problems += item.problems + item.quality
-        if item.problems or item.name == DOCS_ITEM:
+        problems[item.name] = item.problems + item.quality
+        if item.problems or item.name == DOCS_ITEM or item.name in waiting or _is_exercise(item.name):
             continue
         chinese = translated_notebook(notebooks[item.name], item.translations, item.name, links)
-        problems += [f"{item.where}, {problem}" for problem in long_lines(chinese)]
+        problems[item.name] += [f"{item.where}, {problem}" for problem in long_lines(chinese)]
         files[paths.zh / f"{item.name}.ipynb"] = notebook_text(chinese)
-    files.update(_study_aids(paths, items, links))
-    owned = {paths.zh / f"{stem}.ipynb" for stem in notebooks}
+    files.update(_study_aids(paths, built, links))
+    owned = {paths.zh / f"{stem}.ipynb" for stem in notebooks if stem not in waiting}
     owned |= {paths.docs / f"{name}.zh-CN.md" for name in ZH_DOCS} if DOCS_ITEM not in waiting else set()
     return Edition(files, problems, waiting, owned | set(files))
 
@@ -834,23 +1117,75 @@ def stale_files(paths: Paths, result: Edition) -> tuple[list[Path], list[Path]]:
     return stale, orphans
 
 
+def page_differences(path: Path, text: str) -> list[str]:
+    """How a generated file differs from ``text``, what the build writes: for a notebook, cell by cell."""
+    if not path.exists():
+        return ["missing"]
+    old = path.read_text(encoding="utf-8")
+    if path.suffix != ".ipynb":
+        return [f"differs from what the build writes ({changed(old, text)})"]
+    try:
+        before = {cell.get("id"): cell for cell in nbformat.reads(old, as_version=4).cells}
+    except Exception as error:  # anything nbformat refuses: the build rewrites it whole
+        return [f"nbformat cannot read it ({type(error).__name__}); the build rewrites it"]
+    cells = nbformat.reads(text, as_version=4).cells
+    found = [f"cell {cell.get('id')} ({cell.cell_type}): " + (
+        _cell_difference(before[cell.get("id")], cell) if cell.get("id") in before else "missing")
+             for cell in cells if before.get(cell.get("id")) != cell]
+    found += [f"cell {cell_id}: not in the build" for cell_id in before.keys() - {cell.get("id") for cell in cells}]
+    return found or ["differs from what the build writes in its metadata or cell order"]
+
+
+def _cell_difference(before, after) -> str:
+    """What changed in a generated cell: only link targets (a linked page was translated since), or text."""
+    old, new = _source(before), _source(after)
+    if old == new:
+        return "its outputs or metadata differ from the English notebook's (was it re-executed?)"
+    targets = [(a, b) for a, b in zip(LINK_TARGET.findall(old), LINK_TARGET.findall(new)) if a != b]
+    if LINK_TARGET.sub("", old) == LINK_TARGET.sub("", new) and targets:
+        moved = ", ".join(f"{a[1]} → {b[1]}" for a, b in targets)
+        return (f"links {moved}: a page it links to has been translated, or went back to pending, since this "
+                "page was built")
+    return f"its text differs from what the build writes ({changed(old, new)})"
+
+
 # --------------------------------------------------------------------------- commands
+def resolve(paths: Paths, names: list[str]) -> list[str]:
+    """Notebook stems (or DOCS_ITEM) for names given as stems or two-digit numbers; ValueError for others."""
+    english = [path.stem for path in reading_time.notebooks(paths.notebooks)]
+    found = []
+    for name in names:
+        stem = next((stem for stem in english if stem == name or stem[:2] == name), name)
+        if re.fullmatch(rf"(?:{EXERCISES}/)?(?:q\d\d_\w+|{CHECKER})", stem):
+            stem = f"{EXERCISES}/{stem.removeprefix(f'{EXERCISES}/')}"
+            exercise_units(stem)  # ValueError for a name that is no exercise
+        elif stem != DOCS_ITEM and stem not in english:
+            raise ValueError(f"zh_edition: {name!r} is neither a notebook (stem or number), {DOCS_ITEM!r}, an "
+                             f"exercise (q00_which_metric) nor {CHECKER!r}")
+        found.append(stem)
+    return found
+
+
 def update(paths: Paths, names: list[str]) -> int:
     """Start or refresh catalogues (every one not pending, and every existing one, when none is named)."""
     english = {path.stem: path for path in reading_time.notebooks(paths.notebooks)}
     if not names:
         existing = {path.stem for path in paths.i18n.glob("*.po")}
-        names = sorted(existing | ({*english, DOCS_ITEM} - set(pending(paths))))
-    for name in names:
-        stem = next((stem for stem in english if stem == name or stem[:2] == name), name)
-        if stem != DOCS_ITEM and stem not in english:
-            print(f"zh_edition: {name!r} is neither a notebook (stem or number) nor {DOCS_ITEM!r}", file=sys.stderr)
-            return 2
-        units = (docs_units(paths) if stem == DOCS_ITEM
-                 else notebook_units(nbformat.read(english[stem], as_version=4)))
-        where = "docs" if stem == DOCS_ITEM else f"notebooks/{stem}.ipynb"
+        names = sorted(existing | ({*english, DOCS_ITEM} - set(pending(paths)))) + exercise_items(paths)
+    try:
+        stems = resolve(paths, names)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    for stem in stems:
+        if _is_exercise(stem):
+            units, where = exercise_units(stem)
+        else:
+            units = (docs_units(paths) if stem == DOCS_ITEM
+                     else notebook_units(nbformat.read(english[stem], as_version=4)))
+            where = "docs" if stem == DOCS_ITEM else f"notebooks/{stem}.ipynb"
         catalogue = merge(units, read_catalogue(paths.catalogue(stem)), where)
-        paths.i18n.mkdir(parents=True, exist_ok=True)
+        paths.catalogue(stem).parent.mkdir(parents=True, exist_ok=True)
         catalogue.save(str(paths.catalogue(stem)))
         active = [entry for entry in catalogue if not entry.obsolete]
         fuzzy = sum("fuzzy" in entry.flags for entry in active)
@@ -864,18 +1199,44 @@ def _shown(paths: Paths, path: Path) -> str:
     return path.relative_to(paths.root).as_posix() if path.is_relative_to(paths.root) else str(path)
 
 
-def check_or_build(paths: Paths, check: bool) -> int:
-    """--check: report, write nothing. Build: write what is complete, delete what has no source, report the rest."""
-    result = edition(paths)
+def _files_of(paths: Paths, names: list[str]) -> set[Path]:
+    """The generated files that belong to the named items: a notebook's Chinese page; docs' study aids."""
+    files = {paths.zh / f"{name}.ipynb" for name in names if name != DOCS_ITEM and not _is_exercise(name)}
+    if DOCS_ITEM in names:
+        files |= {paths.docs / f"{name}.zh-CN.md" for name in ZH_DOCS} | {paths.root / README_ZH}
+    return files
+
+
+def report_files(paths: Paths, result: Edition, stale: list[Path], orphans: list[Path]) -> None:
+    """--check's lines for generated files: each stale one with what differs (at most 5 cells), each orphan."""
+    for path in stale:
+        shown, differences = _shown(paths, path), page_differences(path, result.files[path])
+        if differences == ["missing"]:
+            print(f"{shown}: missing; run python scripts/zh_edition.py")
+            continue
+        print(f"{shown}: differs from what the build writes; run python scripts/zh_edition.py")
+        for difference in differences[:5]:
+            print(f"{shown}{', ' if difference.startswith('cell ') else ': '}{difference}")
+        if len(differences) > 5:
+            print(f"{shown}: and {len(differences) - 5} more cells")
+    for path in orphans:
+        print(f"{_shown(paths, path)}: its English is gone or its catalogue is pending; the build deletes it")
+
+
+def check_or_build(paths: Paths, check: bool, chosen: list[str] | None = None) -> int:
+    """--check: report, write nothing (on the ``chosen`` items' catalogues and pages only, when given).
+    Build: write what is complete, delete what has no source, report the rest."""
+    result = edition(paths, frozenset(chosen) if chosen else None)
     stale, orphans = stale_files(paths, result)
-    for problem in result.problems:
+    if chosen:
+        mine = _files_of(paths, chosen)
+        stale, orphans = [path for path in stale if path in mine], [path for path in orphans if path in mine]
+    problems = [problem for name, found in result.problems.items() if not chosen or not name or name in chosen
+                for problem in found]
+    for problem in problems:
         print(problem)
     if check:
-        for path in stale:
-            print(f"{_shown(paths, path)}: differs from what the build writes, or is missing; "
-                  "run python scripts/zh_edition.py")
-        for path in orphans:
-            print(f"{_shown(paths, path)}: its English is gone or its catalogue is pending; the build deletes it")
+        report_files(paths, result, stale, orphans)
     else:
         for path in stale:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -884,15 +1245,29 @@ def check_or_build(paths: Paths, check: bool) -> int:
         for path in orphans:
             path.unlink()
             print(f"{_shown(paths, path)}: deleted")
-    if result.pending:
-        print(f"zh_edition: {len(result.pending)} catalogues pending (i18n/zh_CN/pending.txt): "
-              f"{', '.join(result.pending)}", file=sys.stderr)
-    return 1 if result.problems or (check and (stale or orphans)) else 0
+    _report_pending(paths, result.pending, chosen)
+    return 1 if problems or (check and (stale or orphans)) else 0
+
+
+def _report_pending(paths: Paths, waiting: list[str], chosen: list[str] | None) -> None:
+    """On stderr: the catalogues pending, or which of the named ones are (checked, but no page is built)."""
+    named = [name for name in chosen or () if name in waiting]
+    if named:
+        print(f"zh_edition: {', '.join(named)} pending (i18n/zh_CN/pending.txt): the catalogue is checked; its "
+              "page is built once its line is deleted there", file=sys.stderr)
+    elif waiting and not chosen:
+        print(f"zh_edition: {len(waiting)} catalogues pending (i18n/zh_CN/pending.txt): "
+              f"{', '.join(waiting)}", file=sys.stderr)
+    if not chosen and (english := _english_exercises(paths)):
+        print(f"zh_edition: {len(english)} exercises print in English, with no catalogue in "
+              f"i18n/zh_CN/{EXERCISES}/ (start one with --update NAME): {', '.join(english)}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 naming each problem; write nothing")
+    parser.add_argument("--check", nargs="*", metavar="NN",
+                        help="exit 1 naming each problem, write nothing; with notebook numbers or stems (or "
+                             "'docs'), only their catalogues and pages, pending or not")
     parser.add_argument("--update", nargs="*", metavar="NAME",
                         help="start or refresh catalogues: notebook stems or numbers, or 'docs'")
     parser.add_argument("--reading-time", action="store_true", help="print the Chinese edition's notebook table")
@@ -908,7 +1283,12 @@ def main(argv: list[str] | None = None) -> int:
         translated = frozenset(path.stem for path in result.owned if path.parent == paths.zh)
         print(reading_table(paths, translations, Links(paths, translated, {})), end="")
         return 0
-    return check_or_build(paths, args.check)
+    try:
+        chosen = resolve(paths, args.check) if args.check else None
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return check_or_build(paths, args.check is not None, chosen)
 
 
 if __name__ == "__main__":

@@ -266,3 +266,25 @@ def test_a_silent_step_says_it_is_still_working_and_keeps_its_exit_status(tmp_pa
     assert lines[-1] == "done"
     assert any(line.startswith("Installing: still working (") for line in lines[1:-1]), lines
     assert result.stdout == "status 3\n"
+
+
+def test_open_lab_zh_opens_the_chinese_edition_and_asks_for_chinese_exercises(tmp_path):
+    repository = make_repository(tmp_path / "repo")
+    python_dir = base_python_dir(tmp_path)
+    jupyter = stand_in_venv(repository, python_dir) / "jupyter"
+    jupyter.write_text('#!/bin/sh\necho "RAGMETRICS_LANG=$RAGMETRICS_LANG"\nfor a in "$@"; do echo "$a"; done\n')
+    jupyter.chmod(0o755)
+    chinese = "notebooks/zh/00_rag_evaluation_map.ipynb"
+
+    missing = run(repository, "bash scripts/open_lab.sh --zh", python_dir)
+    assert missing.returncode == 1
+    assert missing.stderr.strip().endswith("(i18n/zh_CN/pending.txt lists what is still to translate).")
+
+    (repository / chinese).parent.mkdir(parents=True)
+    (repository / chinese).write_text("{}")
+    result = run(repository, "bash scripts/open_lab.sh --zh --no-browser", python_dir)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "RAGMETRICS_LANG=zh"
+    assert f"--LabApp.default_url=/lab/tree/{chinese}" in lines
+    assert "--no-browser" in lines and "--zh" not in lines

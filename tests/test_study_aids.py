@@ -103,7 +103,7 @@ def test_every_public_metric_has_a_row():
 
 def test_the_rows_are_the_cards_in_notebook_order():
     rows = study_aids.metric_rows()
-    assert len(rows) == len(cards.metric_cards()) == 25
+    assert len(rows) == len(cards.metric_cards()) == 26
     assert [row.notebook for row in rows] == sorted(row.notebook for row in rows)
     assert rows[0] == study_aids.Row("`recall@k` (`recall_at_k`)", "|relevant ∩ top-k| / |relevant|", "[0, 1]",
                                      *[cards.metric_cards()["recall_at_k"][field]

@@ -203,7 +203,72 @@ def test_check_fails_on_a_hand_edited_or_orphan_chinese_notebook(translated, cap
     code, out = run(translated, "--check", capsys=capsys)
     assert code == 1
     assert "notebooks/zh/01_recall.ipynb: differs from what the build writes" in out
+    assert ('notebooks/zh/01_recall.ipynb, cell code (code): its text differs from what the build writes '
+            '("截止 print(K)" became "截断位置 print(K)")') in out
     assert "notebooks/zh/02_gone.ipynb: its English is gone" in out
+
+
+def test_a_page_translated_later_leaves_the_pages_linking_to_it_stale_and_check_names_them(translated, capsys):
+    pending = translated / "i18n" / "zh_CN" / "pending.txt"
+    pending.write_text("00_map\ndocs\n", encoding="utf-8")
+    assert run(translated, capsys=capsys)[0] == 0  # 01 is built while 00 is pending: its link goes to the English
+    pending.write_text("docs\n", encoding="utf-8")  # 00's translation lands later
+    code, out = run(translated, "--check", capsys=capsys)
+    assert code == 1
+    assert "notebooks/zh/00_map.ipynb: missing; run python scripts/zh_edition.py" in out
+    assert "notebooks/zh/01_recall.ipynb: differs from what the build writes; run python scripts/zh_edition.py" in out
+    assert ("notebooks/zh/01_recall.ipynb, cell intro (markdown): links ../00_map.ipynb#The-source-notes → "
+            "00_map.ipynb#源笔记: a page it links to has been translated, or went back to pending, since this page "
+            "was built") in out
+    assert "01_recall" not in run(translated, "--check", "00", capsys=capsys)[1]  # --check NN: that page only
+    assert run(translated, capsys=capsys)[0] == 0  # the build relinks 01
+    assert run(translated, "--check", capsys=capsys) == (0, "")
+
+
+def test_check_nn_checks_only_the_named_notebooks_pending_or_not(translated, capsys):
+    translate(translated, "00_map", {"map markdown": MAP_CHINESE["map markdown"].replace("介绍", "介绍 2")})
+    translate(translated, "01_recall", {"code comment 2": "截断位置 5"})
+    both = run(translated, "--check", capsys=capsys)[1]
+    assert "notebooks/00_map.ipynb, cell map" in both and "notebooks/01_recall.ipynb, cell code" in both
+    for name in ("01", "01_recall"):
+        code, out = run(translated, "--check", name, capsys=capsys)
+        assert code == 1
+        assert "notebooks/01_recall.ipynb, cell code (comment 2): number: 5 only in the translation" in out
+        assert "00_map" not in out
+    code, out = run(translated, "--check", "00", capsys=capsys)
+    assert code == 1 and "01_recall" not in out and "notebooks/00_map.ipynb, cell map (markdown)" in out
+    (translated / "i18n" / "zh_CN" / "pending.txt").write_text("01_recall\ndocs\n", encoding="utf-8")
+    assert "notebooks/01_recall" not in run(translated, "--check", capsys=capsys)[1]  # pending: not checked ...
+    run(translated, capsys=capsys)  # the build deletes the pending notebook's page
+    code = zh_edition.main(["--check", "01", "--root", str(translated)])  # ... but checked when named
+    out, err = capsys.readouterr()
+    assert code == 1 and "cell code (comment 2): number: 5 only in the translation" in out
+    assert "notebooks/zh/01_recall.ipynb" not in out  # a pending notebook has no page to check
+    assert "01_recall pending (i18n/zh_CN/pending.txt): the catalogue is checked" in err
+    assert run(translated, "--check", "99", capsys=capsys)[0] == 2
+
+
+def test_every_problem_quotes_what_it_is_about(translated, capsys):
+    translate(translated, "01_recall", {"code comment 2": "本节以下各处使用的截断位置" * 5})
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert 'cell code (comment): line 2 is 139 columns wide, over 120 ("K = 5 # 本节以下各处使用的截断位置' in out
+    translate(translated, "01_recall", {"cards markdown": CARDS.replace("## Interview questions", "面试问题")})
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert ("cell cards (markdown): the translation's headings differ from the English ones in number or level "
+            "(English: ## Interview questions; translation: none)") in out
+    path = translated / "notebooks" / "01_recall.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[0].source = INTRO.replace("one query", "a single query")
+    notebook.cells.append(nbformat.v4.new_markdown_cell("## Going further\n\nThe helper's edge cases.", id="new"))
+    nbformat.write(notebook, path)
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert ('cell intro (markdown): the English changed since the catalogue was updated ("one query," became '
+            '"a single query,")') in out
+    assert 'cell new (markdown): new English text with no catalogue entry ("## Going further The helper\'s' in out
+    run(translated, "--update", "01", capsys=capsys)
+    out = run(translated, "--check", "01", capsys=capsys)[1]
+    assert 'cell intro (markdown): the English changed since it was translated ("one query," became' in out
+    assert 'cell new (markdown): not translated yet ("## Going further The helper\'s edge cases.")' in out
 
 
 def test_check_refuses_a_translation_that_breaks_the_rules(translated, capsys):
@@ -213,8 +278,8 @@ def test_check_refuses_a_translation_that_breaks_the_rules(translated, capsys):
     code, out = run(translated, "--check", capsys=capsys)
     assert code == 1
     assert "cell intro (markdown): number: 0.5 only in the English; 0.6 only in the translation" in out
-    assert ("cell intro (markdown): glossary: 'query' is used in the English, but the translation has none of 查询"
-            in out)
+    assert ("cell intro (markdown): glossary: 'query' is used in the English (\"…of `q1` is 0.5: one query, two "
+            "relevant…\"), but the translation has none of 查询" in out)
     assert "cell code (comment 2): comments beside code: the translation has 2 lines, the English 1" in out
 
 
@@ -241,6 +306,41 @@ def test_a_translators_allow_comment_exempts_one_token(translated, capsys):
     assert run(translated, "--check", capsys=capsys) == (0, "")
 
 
+# --- the exercises' texts ----------------------------------------------------------------------
+
+def test_an_exercise_catalogue_is_checked_like_a_notebooks(translated, capsys):
+    folder = translated / "i18n" / "zh_CN" / "exercises"
+    shutil.copytree(ROOT / "i18n" / "zh_CN" / "exercises", folder)
+    assert run(translated, "--check", capsys=capsys) == (0, "")
+    path = folder / "q00_which_metric.po"
+    catalogue = polib.pofile(str(path), wrapwidth=0)
+    catalogue.find("q00_which_metric question 1", by="msgctxt").msgid = "An older English question."
+    catalogue.find("q00_which_metric question 2 why", by="msgctxt").msgstr = "召回率@5 = 1/3：前 5 个里缺了三篇"
+    catalogue.save()
+    checker = polib.pofile(str(folder / "checker.po"), wrapwidth=0)
+    checker.find("checker hint", by="msgctxt").msgstr = "提示 {level}/{n}：{hint}{more}"
+    checker.save()
+    code, out = run(translated, "--check", capsys=capsys)
+    where = "ragmetrics_lite/course/exercises/q00_which_metric.py, q00_which_metric"
+    assert code == 1
+    assert f'{where} question 1: the English changed since the catalogue was updated ("An older English' in out
+    assert f"{where} question 2 why: number: 4 only in the English; 3 only in the translation" in out
+    assert ("ragmetrics_lite/course/exercises/_language.py, checker hint: the translation must have the fields "
+            "{count}, {hint}, {level}, {more} of the English, and no other: it has {hint}, {level}, {more}, {n}") in out
+    assert run(translated, "--check", "01", capsys=capsys)[0] == 0  # --check NN leaves the exercises out
+    assert "q00_which_metric question 1" in run(translated, "--check", "q00_which_metric", capsys=capsys)[1]
+
+
+def test_update_starts_an_exercise_catalogue(repo, capsys):
+    assert run(repo, "--update", "q04_mrr", capsys=capsys)[0] == 0
+    catalogue = polib.pofile(str(repo / "i18n" / "zh_CN" / "exercises" / "q04_mrr.po"))
+    assert catalogue[0].msgctxt == "q04_mrr prompt" and not catalogue[0].msgstr
+    assert [entry.msgctxt for entry in catalogue][1:3] == ["q04_mrr hint 1", "q04_mrr hint 2"]
+    code, out = run(repo, "--check", "q04_mrr", capsys=capsys)
+    assert code == 1 and "q04_mrr prompt: not translated yet" in out
+    assert run(repo, "--update", "q99_nothing", capsys=capsys)[0] == 2
+
+
 # --- rules of a translation ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("english, chinese, problem", [
@@ -261,17 +361,96 @@ def test_glossary_terms_need_their_chinese_name_and_names_may_stay():
     assert zh_edition.glossary_problems("Each query's MRR.", "每个查询的 MRR。", terms) == []
     assert zh_edition.glossary_problems("Each query's MRR.", "每个查询的平均倒数排名。", terms) == []
     assert zh_edition.glossary_problems("Each query's MRR.", "每个问题的 MRR。", terms) == [
-        "glossary: 'query' is used in the English, but the translation has none of 查询"]
+        "glossary: 'query' is used in the English (\"Each query's MRR.\"), but the translation has none of 查询"]
     assert zh_edition.glossary_problems("Query rewriting first.", "先做查询改写。", terms) == []
+
+
+@pytest.mark.parametrize("english, chinese", [
+    ("trec_eval's conventions", "trec_eval 的约定"),
+    ("q3's NDCG@10 is low", "q3 的 NDCG@10 很低"),
+    ("q3’s NDCG@10 is low", "q3 的 NDCG@10 很低"),
+    ("that is ROUGE-1's F1", "这就是 ROUGE-1 的 F1"),
+])
+def test_a_possessive_is_the_identifier_it_belongs_to(english, chinese):
+    assert zh_edition.literal_problems(english, chinese) == []
+    assert zh_edition.literal_problems(english, "这就是它") != []  # the identifier itself must still be there
+
+
+@pytest.mark.parametrize("english, chinese", [
+    ("what can each top-3 metric see?", "每个前 3 位指标能看到什么？"),
+    ("the cut-off drops the rank-100 hit", "截断位置丢掉了第 100 位的命中"),
+    ("a grade-1 document no longer counts", "等级为 1 的文档不再计入"),
+    ("the 1-based rank of the first hit", "第一个命中的排名（从 1 开始计）"),
+    ("the 19th of 20 values", "20 个值中的第 19 个"),
+])
+def test_a_word_number_compound_needs_its_number_not_its_english(english, chinese):
+    assert zh_edition.literal_problems(english, chinese) == []
+    number = [token for token in zh_edition.TOKEN.findall(english) if any(ch.isdigit() for ch in token)][0]
+    lost = zh_edition.literal_problems(english, chinese.replace(zh_edition.normalised(number)[0], "几"))
+    assert [problem.split(":")[0] for problem in lost] == ["number"], lost  # the number is still required
+
+
+def test_a_name_with_a_number_stays_an_identifier_and_old_allow_comments_still_exempt():
+    assert zh_edition.literal_problems("ROUGE-1 and BLEU-4", "ROUGE 和 BLEU-4") == [
+        "identifier: ROUGE-1 only in the English"]
+    # catalogues written before compounds were read by their numbers exempt the compound (and its number)
+    assert zh_edition.literal_problems("the top-3 metrics", "前三个指标", {"top-3"}) == []
+    assert zh_edition.literal_problems("a grade-1 document", "等级 1 的文档", {"grade-1", "1"}) == []
+
+
+@pytest.mark.parametrize("english, chinese", [
+    ("**End-to-end evaluation** judges the whole system as a user meets it.", "**端到端评估**把整个系统当作整体评价。"),
+    ("when you judge the retriever", "在评价检索器时"),
+    ("The retriever (检索器) ranks chunks (文本块) by score.", "检索器（检索器）按分数给文本块排序。"),
+    ("MRR judges this retrieval stage only.", "MRR 只评价这个检索阶段。"),
+    ("A grade-0 document gains nothing; kappa discounts the agreement chance alone gives.",
+     "等级为 0 的文档什么也得不到；kappa 扣除单靠随机就能达到的一致。"),
+])
+def test_a_glossary_noun_used_as_a_verb_needs_no_chinese_name(english, chinese):
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    assert zh_edition.glossary_problems(english, chinese, terms) == []
+
+
+@pytest.mark.parametrize("english, chinese, term", [
+    ("Three judges agree.", "三个评委意见一致。", "judge"),
+    ("The answer sits at rank 3.", "答案排在第 3 位。", "rank"),
+    ("the LLM judges differ", "大模型的看法不同", "judge"),
+    ("the smallest gain a test detects", "检验能发现的最小提升", "gain"),
+])
+def test_the_same_word_used_as_a_noun_still_needs_it(english, chinese, term):
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    assert [problem.split("'")[1] for problem in zh_edition.glossary_problems(english, chinese, terms)] == [term]
+
+
+def test_the_glossary_rule_skips_what_a_card_keeps_in_english():
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    card = ("## Interview questions\n\n**Q1. 空结果怎么算？** *(How do you count a query with no results?)*\n\n"
+            "<details><summary>Answer · 答案</summary>\n\n中文：算作未命中，分母是全部问题。\n\n"
+            "English: As a miss: the denominator is every judged query at rank K.\n\n</details>")
+    translation = card.replace("Interview questions", "面试问题")
+    assert zh_edition.glossary_problems(card, translation, terms) == []  # only the card's English says query
+    prose = card.replace("## Interview questions", "## Interview questions\n\nEach query counts.")
+    assert [p.split("'")[1] for p in zh_edition.glossary_problems(prose, translation + "每个都算。", terms)] == [
+        "query"]  # prose outside the card still needs 查询
+
+
+@pytest.mark.parametrize("english", ["Only the top K results count.", "Only the top-K results count.",
+                                     "Top K results count.", "Top-K results count."])
+def test_top_k_is_a_use_with_a_space_or_a_hyphen(english):
+    terms = zh_edition.glossary_terms(ROOT / "docs" / "glossary.md")
+    assert [p.split("'")[1] for p in zh_edition.glossary_problems(english, "只有头几个结果算数。", terms)] == ["top-K"]
+    for chinese in ("只有 Top-K 结果算数。", "只有前 K 个结果算数。", "只有前K个结果算数。"):
+        assert zh_edition.glossary_problems(english, chinese, terms) == [], chinese
 
 
 def test_interview_cards_keep_both_answers_the_english_one_word_for_word():
     assert zh_edition.card_problems(CARDS, CARDS.replace("Interview questions", "面试问题")) == []
     assert zh_edition.card_problems(CARDS, CARDS.replace("English: The share", "English: the share")) == [
-        "cards: Q1's English answer must stay word for word"]
+        'cards: Q1\'s English answer must stay word for word ("The share" became "the share")']
     assert zh_edition.card_problems(CARDS, CARDS.replace("中文：", "")) == ["cards: Q1 has no 中文： answer"]
     assert zh_edition.card_problems(CARDS, CARDS.replace("*(What is recall?)*", "")) == [
-        "cards: Q1's question line must keep its number and its English question"]
+        "cards: Q1's question line must keep its number and its English question "
+        '(Q1, "What is recall?"; the translation has Q1, "")']
 
 
 # --- the study aids -----------------------------------------------------------------------------
@@ -299,7 +478,7 @@ def test_the_repository_passes_check(capsys):
 
 
 def test_every_catalogue_passes_msgfmt_check():
-    catalogues = sorted((ROOT / "i18n" / "zh_CN").glob("*.po"))
+    catalogues = sorted((ROOT / "i18n" / "zh_CN").rglob("*.po"))
     if MSGFMT is None or not catalogues:
         pytest.skip("msgfmt is not installed" if MSGFMT is None else "no catalogue started yet")
     for path in catalogues:

@@ -7,7 +7,8 @@
 * ``playground``: notebook 07's rank playground;
 * ``search``: the capstone's BM25 retriever;
 * ``paths``: ``data_path``, the repository's ``data/`` found from the package, whichever folder a
-  notebook runs in (``rml.course.data_path("triad")``).
+  notebook runs in (``rml.course.data_path("triad")``);
+* ``published``: notebook 19's readers of the published human-judged sets in ``data/external/``.
 
 Modules here may import the library; no library module imports them. ``ragmetrics_lite``
 re-exports the few course names a notebook calls as ``rml.…`` (``notes_check``, ``notes_claim``,

@@ -6,6 +6,7 @@ Cohen's kappa (as scikit-learn) and Fleiss' kappa.
 """
 from .agreement import cohens_kappa, fleiss_kappa, rating_counts
 from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
+from .ppi import ppi_mean_ci
 from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "cohens_kappa",
     "fleiss_kappa",
     "rating_counts",
+    "ppi_mean_ci",
 ]

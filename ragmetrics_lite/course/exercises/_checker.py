@@ -41,6 +41,9 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from ._language import end, template
+from ._language import text as _translated
+
 __all__ = [
     "____",
     "Placeholder",
@@ -59,6 +62,8 @@ __all__ = [
 CORRECT = "correct"
 INCORRECT = "incorrect"
 NOT_ATTEMPTED = "not attempted"
+
+RANDOM_CASE = "a random case"  # the label of the seeded random cases (TEMPLATES["random case"])
 
 REL_TOL = 1e-9
 ABS_TOL = 1e-12
@@ -196,6 +201,14 @@ class Exercise:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
+    def texts(self) -> list[tuple[str, str]]:
+        """(field, English) of every text the exercise prints, which the Chinese catalogue translates."""
+        return [("prompt", self.prompt), *((f"hint {n}", h) for n, h in enumerate(self.hints, start=1))]
+
+    def _text(self, field: str, english: str) -> str:
+        """A text of ``texts`` in the language asked for (_language: Chinese only where still current)."""
+        return _translated(self.name, f"{self.name} {field}", english)
+
     def evaluate(self, answer: Any) -> CheckResult:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -207,11 +220,11 @@ class Exercise:
         """Print hint ``level``: 1 nudges, the last gives the recipe."""
         n = len(self.hints)
         if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= n:
-            print(f"There {'is 1 hint' if n == 1 else f'are {n} hints'}: call hint() or hint(level) "
-                  f"with a level from 1 to {n}, not {level!r}.")
+            print(template("hint level one" if n == 1 else "hint level", count=n, level=repr(level)))
             return
-        more = f" (More: {self.name}.hint({level + 1}).)" if level < n else ""
-        print(f"Hint {level} of {n}: {self.hints[level - 1]}{more}")
+        more = template("hint more", name=self.name, level=level + 1) if level < n else ""
+        hint = self._text(f"hint {level}", self.hints[level - 1])
+        print(template("hint", level=level, count=n, hint=hint, more=more))
 
     def solution_text(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -241,8 +254,7 @@ class Exercise:
 
 
 def _not_attempted(why: str) -> CheckResult:
-    message = f"Not attempted: {why} Replace ____ with your answer, then check again."
-    return CheckResult(NOT_ATTEMPTED, message)
+    return CheckResult(NOT_ATTEMPTED, template("not attempted", why=why))
 
 
 class _Outcome(NamedTuple):
@@ -339,7 +351,7 @@ class FunctionExercise(Exercise):
         if self.random_case is None:
             return []
         rng = random.Random(self.seed)
-        drawn = [Case(tuple(self.random_case(rng)), "a random case") for _ in range(self.n_random)]
+        drawn = [Case(tuple(self.random_case(rng)), RANDOM_CASE) for _ in range(self.n_random)]
         return sorted(drawn, key=lambda c: len(self.format_inputs(c)))  # stable: ties keep draw order
 
     def cases(self) -> list[Case]:
@@ -384,24 +396,18 @@ class FunctionExercise(Exercise):
     def evaluate(self, answer: Any) -> CheckResult:
         """Check ``answer`` without printing; see the class docstring."""
         if answer is ____:
-            return _not_attempted("the answer is still ____.")
+            return _not_attempted(template("answer blank"))
         if not callable(answer):
-            return CheckResult(
-                INCORRECT,
-                f"Incorrect: this exercise expects a function, got {type(answer).__name__} {show(answer)}. "
-                "Pass the function itself, without calling it.",
-            )
+            return CheckResult(INCORRECT, template("not a function", kind=type(answer).__name__, value=show(answer)))
         cases, expected = self._checked_cases()
         outcomes = [self._run(answer, case) for case in cases]
         for case, want, got in zip(cases, expected, outcomes):
             if got.kind == "placeholder":
-                return _not_attempted(f"your function still returns ____ (for {self.format_inputs(case)}).")
+                return _not_attempted(template("returns blank", inputs=self.format_inputs(case)))
             if got.kind == "not implemented":
-                return _not_attempted("your function raises NotImplementedError.")
+                return _not_attempted(template("not implemented"))
             if got.kind == "raised" and _uses_placeholder(answer):
-                return _not_attempted(
-                    f"your function still uses ____ and raised {_show_exception(got.value)}."
-                )
+                return _not_attempted(template("uses blank", error=_show_exception(got.value)))
         for case, want, got in zip(cases, expected, outcomes):
             if got.kind == "value" and self.compare(got.value, want):
                 continue
@@ -409,32 +415,36 @@ class FunctionExercise(Exercise):
                 INCORRECT, self._incorrect_message(answer, case, want, got, cases, expected, outcomes)
             )
         n_edge = len(self.edge_cases)
-        return CheckResult(
-            CORRECT,
-            f"Correct: your function agrees with the reference on all {len(cases)} cases "
-            f"({n_edge} edge cases, {len(cases) - n_edge} random).",
-        )
+        return CheckResult(CORRECT, template("function correct", count=len(cases), edge=n_edge,
+                                             random=len(cases) - n_edge))
 
     def _incorrect_message(self, answer, case, want, got, cases, expected, outcomes) -> str:
         if got.kind == "raised":
-            lines = [f"Incorrect: your function raised {_show_exception(got.value)}"]
+            lines = [template("raised", error=_show_exception(got.value))]
             # the label says what the case is about, which need not be why the answer raised
         elif got.value is None:
-            lines = ["Incorrect: your function returned None (is its return statement missing?)."]
+            lines = [template("returned None")]
         else:
-            lines = ["Incorrect: your function gives a wrong value."]
+            lines = [template("wrong value")]
         if case.label:
-            lines.append(f"  case:     {case.label}")
-        lines.append(f"  inputs:   {self.format_inputs(case)}")
-        lines.append(f"  expected: {show(want)}")
+            lines.append(template("case", label=self._label(case)))
+        lines.append(template("inputs", inputs=self.format_inputs(case)))
+        lines.append(template("expected", value=show(want)))
         if got.kind == "value":
-            lines.append(f"  got:      {show(got.value)}")
+            lines.append(template("got", value=show(got.value)))
         elif got.kind == "raised" and _raising_line(got.value, answer):
-            lines.append(f"  at line:  {_raising_line(got.value, answer)}")
+            lines.append(template("at line", line=_raising_line(got.value, answer)))
         diagnosis = self._diagnose(cases, expected, outcomes)
         if diagnosis:
-            lines.append(f"  Diagnosis: {diagnosis.rstrip('.')}.")
+            lines.append(template("diagnosis", diagnosis=end(diagnosis)))
         return "\n".join(lines)
+
+    def _label(self, case: Case) -> str:
+        """A case's label in the language asked for (edge cases are numbered from 1 as declared)."""
+        number = next((n for n, edge in enumerate(self.edge_cases, start=1) if edge is case), None)
+        if number is None:
+            return template("random case") if case.label == RANDOM_CASE else case.label
+        return self._text(f"case {number}", case.label)
 
     def _diagnose(self, cases: list[Case], expected: list, outcomes: list[_Outcome]) -> str | None:
         """The diagnosis of the known mistake that explains the answer best, if any.
@@ -453,7 +463,10 @@ class FunctionExercise(Exercise):
             score = sum(_agrees(self._mistake_run(mistake, i), mine, self.compare) for i, mine in enumerate(outcomes))
             if score > best_score:
                 best, best_score = mistake, score
-        return best.diagnosis if best else None
+        if best is None:
+            return None
+        number = next(n for n, mistake in enumerate(self.mistakes, start=1) if mistake is best)
+        return self._text(f"mistake {number}", best.diagnosis)
 
     def solution_text(self) -> str:
         """The reference solution as source a learner can paste (pure Python), named ``solution``."""
@@ -476,6 +489,11 @@ class FunctionExercise(Exercise):
 
     def known_mistakes(self) -> list[tuple[Callable, str]]:
         return [(m.function, m.diagnosis) for m in self.mistakes]
+
+    def texts(self) -> list[tuple[str, str]]:
+        labels = [(f"case {n}", case.label) for n, case in enumerate(self.edge_cases, start=1) if case.label]
+        diagnoses = [(f"mistake {n}", mistake.diagnosis) for n, mistake in enumerate(self.mistakes, start=1)]
+        return [*super().texts(), *labels, *diagnoses]
 
     def describe_answer(self) -> str:
         return f"a function ({', '.join(self.argnames)})"
@@ -567,10 +585,23 @@ class ChoiceExercise(Exercise):
 
     def show(self) -> None:
         """Print the questions and their lettered choices."""
-        lines = [self.prompt]
+        lines = [self._text("prompt", self.prompt)]
         for number, q in self.questions.items():
-            lines += ["", f"{number}. {q.text}", *(f"   {c}. {metric}" for c, metric in q.choices.items())]
+            lines += ["", f"{number}. {self._text(f'question {number}', q.text)}",
+                      *(f"   {c}. {self._choice(number, c)}" for c in q.choices)]
         print("\n".join(lines))
+
+    def texts(self) -> list[tuple[str, str]]:
+        found = super().texts()
+        for number, q in self.questions.items():
+            found += [(f"question {number}", q.text), *((f"question {number} choice {c}", label)
+                                                        for c, label in q.choices.items())]
+            found += [(f"question {number} why", q.why), *((f"question {number} miss {c}", miss)
+                                                           for c, miss in q.misses.items())]
+        return found
+
+    def _choice(self, number: int, letter: str) -> str:
+        return self._text(f"question {number} choice {letter}", self.questions[number].choices[letter])
 
     def _number(self, key: Any) -> int | None:
         if isinstance(key, str) and key.strip().isdigit():
@@ -580,17 +611,15 @@ class ChoiceExercise(Exercise):
     def evaluate(self, answers: Any) -> CheckResult:
         """Check ``answers`` without printing; see the class docstring."""
         if answers is ____:
-            return _not_attempted("the answers are still ____.")
-        numbers = f"1 to {len(self.questions)}"
+            return _not_attempted(template("answers blank"))
+        count = len(self.questions)
         if not isinstance(answers, Mapping):
-            return CheckResult(INCORRECT, "Incorrect: this exercise expects a dict like {1: 'A', 2: 'C'}, one "
-                                          f"letter for each question {numbers}; got {type(answers).__name__}.")
+            return CheckResult(INCORRECT, template("not a dict", count=count, kind=type(answers).__name__))
         given: dict[int, Any] = {}
         for key, letter in answers.items():
             number = self._number(key)
             if number is None:
-                return CheckResult(INCORRECT, f"Incorrect: there is no question {show(key)}; "
-                                              f"the questions are numbered {numbers}.")
+                return CheckResult(INCORRECT, template("no question", key=show(key), count=count))
             given[number] = letter
         lines, wrong, answered = [], 0, 0
         for number, q in self.questions.items():
@@ -600,22 +629,23 @@ class ChoiceExercise(Exercise):
             answered += 1
             choice = letter.strip().upper() if isinstance(letter, str) else None
             if choice not in q.choices:
-                return CheckResult(INCORRECT, f"Incorrect: question {number}: {show(letter)} is not one of "
-                                              f"the choices {', '.join(q.choices)}.")
+                return CheckResult(INCORRECT, template("not a choice", number=number, letter=show(letter),
+                                                       choices=", ".join(q.choices)))
+            label = self._choice(number, choice)
             if choice == q.answer:
-                lines.append(f"  {number}. {choice} ({q.choices[choice]}): {q.why.rstrip('.')}.")
+                why = end(self._text(f"question {number} why", q.why))
+                lines.append(template("choice right", number=number, letter=choice, choice=label, why=why))
             else:
                 wrong += 1
-                lines += [f"  {number}. {choice} ({q.choices[choice]}) is not it.",
-                          f"     Diagnosis: {q.misses[choice].rstrip('.')}."]
-        total = len(self.questions)
+                diagnosis = end(self._text(f"question {number} miss {choice}", q.misses[choice]))
+                lines += [template("choice wrong", number=number, letter=choice, choice=label),
+                          template("choice diagnosis", diagnosis=diagnosis)]
         if wrong:
-            verb = "is" if wrong == 1 else "are"
-            lines.insert(0, f"Incorrect: {wrong} of {total} answers {verb} wrong.")
+            lines.insert(0, template("choices wrong one" if wrong == 1 else "choices wrong", wrong=wrong, count=count))
             return CheckResult(INCORRECT, "\n".join(lines))
-        if answered < total:
-            return _not_attempted(f"{answered} of {total} questions answered.")
-        return CheckResult(CORRECT, "\n".join([f"Correct: all {total} answers are right.", *lines]))
+        if answered < count:
+            return _not_attempted(template("choices answered", answered=answered, count=count))
+        return CheckResult(CORRECT, "\n".join([template("choices correct", count=count), *lines]))
 
     def solution_text(self) -> str:
         rows = [f"    {n}: {q.answer!r},  # {q.choices[q.answer]}" for n, q in self.questions.items()]
