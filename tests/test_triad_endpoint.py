@@ -76,7 +76,7 @@ def server(monkeypatch):
         return REAL_CREATE_CONNECTION(address, *args, **kwargs)
 
     monkeypatch.setattr(socket, "create_connection", connect_here_only)
-    for name in VARIABLES:
+    for name in (*VARIABLES, "RAGMETRICS_LLM_CACHE"):
         monkeypatch.delenv(name, raising=False)
     thread = threading.Thread(target=running.serve_forever, args=(0.05,), daemon=True)
     thread.start()
