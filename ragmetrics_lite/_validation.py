@@ -100,6 +100,8 @@ def check_grade(grade: object, where: str = "") -> int:
         raise ValueError(f"{label} must be finite, got {grade}")
     if grade != int(grade):
         raise ValueError(f"{label} must be an integer, got {grade}")
+    if not -2**63 <= grade < 2**63:  # grades are int64, as trec_eval's are longs: 2**64 - 1 would wrap to -1
+        raise ValueError(f"{label} must fit in 64 bits, got {grade}")
     return int(grade)
 
 

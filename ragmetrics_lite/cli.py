@@ -11,9 +11,11 @@ its own name). The equivalent trec_eval call for the defaults is::
 
 QRELS and RUN are TREC files, or CSV / JSON Lines files (``.csv``, ``.jsonl``)
 with the columns ``query_id, doc_id, relevance`` and ``query_id, doc_id, score``.
-Bad files are refused with the file name and line number; warnings and errors
-go to stderr. ``ragmetrics-lite compare QRELS BASELINE_RUN CANDIDATE_RUN`` is the
-regression gate of ``ragmetrics_lite.compare``.
+Bad files are refused with the file name and line number (exit 2); warnings and
+errors go to stderr, one line each. A report that cannot be written (a closed
+stdout, a full disk) is one line too (exit 1). ``--version`` prints the version.
+``ragmetrics-lite compare QRELS BASELINE_RUN CANDIDATE_RUN`` is the regression
+gate of ``ragmetrics_lite.compare``.
 """
 from __future__ import annotations
 
@@ -21,7 +23,9 @@ import argparse
 import sys
 import warnings
 
-from . import compare
+from . import __version__, compare
+from .compare_inputs import read_argument
+from .compare_report import deliver
 from .retrieval.evaluate import evaluate
 from .retrieval.table import DEFAULT_METRICS, METRICS, trec_eval_measure
 from .trec_io import read_qrels, read_run
@@ -43,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ragmetrics-lite", description="Evaluate RAG retrieval like trec_eval, with this package's metrics.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ragmetrics-lite {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     ev = commands.add_parser(
         "evaluate", help="score a run against judgments", epilog=_metric_list(),
@@ -69,7 +74,7 @@ def _printed_name(name: str, trec_names: bool) -> str:
 
 def _evaluate(args) -> list[str]:
     metrics = args.metrics or list(DEFAULT_METRICS)
-    qrels, run = read_qrels(args.qrels), read_run(args.run)
+    qrels, run = read_argument(read_qrels, args.qrels, "QRELS"), read_argument(read_run, args.run, "RUN")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         scores = evaluate(qrels, run, metrics, relevance_level=args.level)
@@ -86,7 +91,8 @@ def _evaluate(args) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 for bad input; compare's in its module)."""
+    """Run the command line; returns the exit status (0; 2 for bad input; 1 when the report cannot be
+    written; compare's in its module)."""
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "compare":
@@ -96,5 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, TypeError) as error:
         print(f"ragmetrics-lite: error: {error}", file=sys.stderr)
         return 2
-    sys.stdout.write("\n".join(lines) + "\n")
+    failure = deliver("\n".join(lines) + "\n")
+    if failure is not None:
+        print(f"ragmetrics-lite: error: cannot write the report ({failure})", file=sys.stderr)
+        return 1
     return 0

@@ -15,7 +15,7 @@ latency P95 (``--latency``, ``--max-latency-increase``) gate; judged metrics (``
 unless ``--gate-judged``, and are printed beside their judge's measured agreement.
 
 Exit status: 0 no gate tripped, 1 a gate tripped, 2 bad input or usage (the file and line named),
-3 an unexpected error, so that a crash never passes for a verdict. Inputs are read by
+3 an unexpected error or a report that could not be written, so that neither passes for a verdict. Inputs are read by
 :mod:`compare_inputs`; the report is written by :mod:`compare_report`.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ import sys
 import pandas as pd
 
 from . import compare_inputs as inputs
-from .compare_report import FORMATS
+from .compare_report import FORMATS, deliver
 from .retrieval.table import DEFAULT_METRICS
 from .stats.latency import latency_percentiles
 from .stats.significance import bootstrap_ci, holm_rejections, paired_permutation_test
@@ -89,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"ragmetrics-lite compare: error: {error}", file=sys.stderr)
             return 2
         report = compare(prepared, args, progress)
-        sys.stdout.write(FORMATS[args.format](report))
+        failure = deliver(FORMATS[args.format](report))
+        if failure is not None:  # no report, so no verdict either
+            print(f"ragmetrics-lite compare: error: cannot write the report ({failure})", file=sys.stderr)
+            return 3
     except Exception as error:  # noqa: BLE001: a crash must never pass for a verdict
         print(f"ragmetrics-lite compare: internal error: {type(error).__name__}: {error}; {REPORT_TO}",
               file=sys.stderr)

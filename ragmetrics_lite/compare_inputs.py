@@ -33,9 +33,9 @@ import pandas as pd
 
 from .retrieval.evaluate import evaluate
 from .retrieval.table import DEFAULT_METRICS
-from .trec_io import read_jsonl, read_qrels, read_run
+from .trec_io import read_jsonl, read_qrels, read_run, text_lines
 
-__all__ = ["Prepared", "Progress", "prepare", "read_durations", "read_judged", "judge_agreement"]
+__all__ = ["Prepared", "Progress", "prepare", "read_argument", "read_durations", "read_judged", "judge_agreement"]
 
 SIDES = ("baseline", "candidate")
 LARGE_INPUT_BYTES = 5_000_000  # about a second or two of reading
@@ -91,8 +91,8 @@ def prepare(args: argparse.Namespace, progress: Progress) -> Prepared:
     _usage(args)
     metrics = list(args.metrics or DEFAULT_METRICS)
     progress(f"reading {args.qrels}, {args.baseline} and {args.candidate}")
-    qrels = read_qrels(args.qrels)
-    runs = {"baseline": read_run(args.baseline), "candidate": read_run(args.candidate)}
+    qrels = read_argument(read_qrels, args.qrels, "QRELS")
+    runs = {side: read_argument(read_run, getattr(args, side), f"{side.upper()}_RUN") for side in SIDES}
     notes, selection, keep = [], f"every judged query of {args.qrels}", None
     if args.queries is not None:
         keep, selection = _selected_queries(args.queries, args.split)
@@ -108,6 +108,15 @@ def prepare(args: argparse.Namespace, progress: Progress) -> Prepared:
     floors = _floors(args.fail_under, metrics, [] if judged is None else list(judged["baseline"].columns))
     limit = None if args.max_latency_increase is None else _latency_limit(args.max_latency_increase)
     return Prepared(scores, judged, agreement, latency, floors, limit, selection, notes)
+
+
+def read_argument(reader, path: str, label: str) -> pd.DataFrame:
+    """``reader(path)`` for the file a command-line argument names; a missing file or a folder is one line
+    naming the argument (``RUN results.txt: No such file or directory``), not errno's text."""
+    try:
+        return reader(path)
+    except OSError as error:
+        raise ValueError(f"{label} {path}: {error.strerror or error}") from None
 
 
 def _scored(qrels, run, metrics, level, side, notes) -> pd.DataFrame:
@@ -168,13 +177,14 @@ def read_durations(path: str) -> list[float]:
     """Durations in ms from ``path``: one per line, or a CSV with the columns ``query_id`` and ``ms``.
 
     >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "ms.csv"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> f = pathlib.Path(folder.name) / "ms.csv"
     >>> _ = f.write_text("query_id,ms\\nq1,120.5\\nq2,80\\n")
     >>> read_durations(f)
     [120.5, 80.0]
+    >>> folder.cleanup()
     """
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = [(n, line) for n, line in enumerate(handle, start=1) if line.strip() and line.strip()[0] != "#"]
+    lines = [(n, line) for n, line in text_lines(path) if line.strip() and line.strip()[0] != "#"]
     if not lines:
         raise ValueError(f"{path}: no durations (one number of ms per line, or a CSV with query_id, ms)")
     column, rows = None, lines
@@ -206,10 +216,9 @@ def _judged_rows(path: str):
         read_jsonl(path, keep)
         yield from rows
     elif str(path).endswith(".csv"):
-        with open(path, encoding="utf-8", newline="") as handle:
-            reader = csv.DictReader(handle)
-            for row in reader:
-                yield f"{path}, line {reader.line_num}", row
+        reader = csv.DictReader(line for _, line in text_lines(path))  # UTF-8, a byte-order mark ignored
+        for row in reader:
+            yield f"{path}, line {reader.line_num}", row
     else:
         raise ValueError(f"{path}: --judged reads a .csv or a .jsonl file")
 
@@ -250,7 +259,7 @@ def judge_agreement(folder: str, judges: dict[str, str | None], judged_file: str
     measured = {}
     for path in sorted(Path(folder).glob("*freeze*.json")):
         try:
-            freeze = json.loads(path.read_text(encoding="utf-8"))
+            freeze = json.loads(path.read_text(encoding="utf-8-sig"))
             for task, figures in (freeze.get("heldout") or {}).items():
                 measured[freeze.get("judge"), task] = {**figures, "round": freeze.get("round"), "source": str(path)}
         except (ValueError, AttributeError, TypeError):

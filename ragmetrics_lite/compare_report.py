@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import sys
 import textwrap
 
-__all__ = ["FORMATS", "as_text", "as_json", "as_markdown"]
+__all__ = ["FORMATS", "as_text", "as_json", "as_markdown", "deliver"]
 
 COLUMNS = ["metric", "baseline", "candidate", "difference", "{confidence} interval", "p", "won", "lost", "tied",
            "gate"]
@@ -166,3 +168,18 @@ def as_json(report: dict) -> str:
 
 
 FORMATS = {"text": as_text, "json": as_json, "markdown": as_markdown}
+
+
+def deliver(text: str) -> str | None:
+    """Write ``text`` to standard output and flush it; None, or why it could not be written (stdout closed,
+    a full disk, a reader gone as in ``| head``). Then stdout points at /dev/null, so that Python's own
+    flush at exit has nowhere to fail and no traceback follows the one-line error."""
+    try:
+        if sys.stdout is None:
+            return "standard output is closed"
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as error:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return error.strerror or str(error)
+    return None

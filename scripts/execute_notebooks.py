@@ -22,6 +22,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repo_files import replace_file  # noqa: E402
 from run_parameter_sets import retry_kernel_start  # noqa: E402  (the sibling script)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,7 +84,8 @@ def execute(path: Path, timeout: int = 600) -> float:
             cell.outputs = merge_streams(cell.outputs)
             for output in cell.outputs:  # a widget view names a random model id: keep its text/plain
                 output.get("data", {}).pop(WIDGET_VIEW, None)
-    nbformat.write(notebook, path)
+    text = nbformat.writes(notebook)
+    replace_file(path, text if text.endswith("\n") else text + "\n")  # as nbformat.write, never through a link
     return time.perf_counter() - start
 
 

@@ -3,6 +3,9 @@
     python scripts/golden_set_runs.py            # rewrite data/golden_set/runs/*.run
     python scripts/golden_set_runs.py --check    # exit 1 if a committed run differs from a fresh one
 
+``--check`` compares in memory and writes nothing; a rewrite goes through
+``repo_files.write_in_repository`` (a new file renamed over the old one, never through a symlink).
+
 Runs are regenerated, never edited by hand (data/golden_set/README.md, freeze rules);
 tests/test_golden_set.py checks the committed ones against a fresh regeneration.
 Notebook 18 reads the runs; the systems themselves are built with ragmetrics_lite.course.search.
@@ -15,6 +18,9 @@ from pathlib import Path
 
 import ragmetrics_lite as rml
 from ragmetrics_lite.course import search
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repo_files import write_in_repository  # noqa: E402
 
 GOLDEN_SET = Path(__file__).resolve().parents[1] / "data" / "golden_set"
 RUNS = GOLDEN_SET / "runs"
@@ -73,15 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for name, run in regenerate().items():
         path = RUNS / f"{name}.run"
+        fresh = search.run_text(run, name).encode("utf-8")
         if args.check:
-            fresh = RUNS / f".{name}.fresh"
-            search.write_run(run, fresh, name)
-            same = path.exists() and path.read_bytes() == fresh.read_bytes()
-            fresh.unlink()
-            if not same:
+            if not (path.is_file() and path.read_bytes() == fresh):
                 stale.append(name)
         else:
-            search.write_run(run, path, name)
+            write_in_repository(path, fresh)
             print(f"wrote {path.relative_to(GOLDEN_SET.parents[1])}: {sum(map(len, run.values()))} lines")
     if stale:
         print(f"stale runs (rerun scripts/golden_set_runs.py): {', '.join(stale)}", file=sys.stderr)

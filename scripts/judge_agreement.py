@@ -19,10 +19,14 @@ met. Run from anywhere:
 all three tasks cost 320 calls. ``--limit N`` judges only the first N items of each task (file
 order) for a cheap try, and ``--verdicts FILE.jsonl`` keeps every verdict (task, id, label,
 judge, reason), written as it arrives, so that a paid run can be read afterwards and is not lost
-when it stops half way. A reply that cannot be parsed stops the run with ``LLMReplyError``'s
-message, which quotes the reply, and the item's id (exit 1), and so does a failed request; the
-verdicts before it are kept. Retries are not made here: wrap ``complete`` for that. Bad
-arguments, unreadable label files and ``--judge llm`` without the variables exit 2 with one line.
+when it stops half way. A reply that cannot be parsed is a parse failure: the item is left out
+of the figures, counted in the ``parse failures`` column beside them, and kept in the verdicts file
+with ``"judge": null`` and ``LLMReplyError``'s message (which quotes the reply) as ``"error"``. A
+failed request (server down, too slow, an HTTP error) stops the run with one line naming the item
+(exit 1); the verdicts before it are kept. The model calls, the replies taken from the cache and
+the tokens the replies report are printed after the table. Retries are not made here: wrap
+``complete`` for that. Bad arguments, unreadable label files and ``--judge llm`` without the
+variables exit 2 with one line.
 
 The held-out items are a fair test of a judge only if nothing about it (thresholds, word lists,
 prompts) was tuned on them: tune on ``--split dev``, freeze, then score ``heldout`` (the protocol
@@ -49,8 +53,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ragmetrics_lite.triad import (AGREEMENT_BAR, TRIAD_TASKS, LexicalJudge, LLMReplyError,  # noqa: E402
-                                   agreement_summary, judge_items, llm_judge_from_environment,
+from ragmetrics_lite.triad import (AGREEMENT_BAR, TRIAD_TASKS, LexicalJudge, LLMEndpointError,  # noqa: E402
+                                   LLMReplyError, agreement_summary, judge_items, llm_judge_from_environment,
                                    meets_agreement_bar, read_triad_labels)
 from ragmetrics_lite.triad.embedding import DEFAULT_JUDGES, DefaultJudge, EmbeddingJudge  # noqa: E402
 from ragmetrics_lite.triad.llm import ENV_MODEL  # noqa: E402
@@ -60,8 +64,8 @@ SPLITS = ("heldout", "dev", "all")
 #: The offline judges by name (``--judge``); "llm" is built from the environment in main.
 OFFLINE_JUDGES = {"lexical": LexicalJudge, "embedding": EmbeddingJudge, "default": DefaultJudge}
 JUDGES = (*OFFLINE_JUDGES, "llm")
-COLUMNS = ["task", "split", "n", "accuracy", "majority_share", "kappa", "kappa_low", "kappa_high",
-           "kappa_resamples", "meets_bar"]
+COLUMNS = ["task", "split", "n", "parse_failures", "accuracy", "majority_share", "kappa", "kappa_low",
+           "kappa_high", "kappa_resamples", "meets_bar"]
 CONFIDENCE = 0.95
 RESAMPLES, SEED = 2000, 0
 MAX_RESAMPLES = 100_000   # the index matrix is 8 bytes per resample and item: 100 MB at 128 items
@@ -203,13 +207,15 @@ def labelled_items(task: str, split: str = "heldout", limit: int | None = None, 
 def measure(judge, tasks: Sequence[str] = TRIAD_TASKS, split: str = "heldout", limit: int | None = None, *,
             data: Path = DATA, record: Callable[[dict], None] | None = None,
             n_resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
-    """One row per task: task, split, n, accuracy, majority_share, kappa, kappa_low, kappa_high,
-    kappa_resamples, meets_bar.
+    """One row per task: task, split, n, parse_failures, accuracy, majority_share, kappa, kappa_low,
+    kappa_high, kappa_resamples, meets_bar.
 
     Each item is judged on its own (one ``judge`` call, so one model call for an ``LLMJudge``) and
     handed to ``record`` as ``{"task", "id", "label", "judge", "reason"}`` before the next is asked,
-    so the verdicts made before a failure are kept. A failing item raises :class:`JudgingStopped`
-    naming it, with the judge's error (an ``LLMReplyError`` quotes the reply) as ``error``.
+    so the verdicts made before a failure are kept. A reply that cannot be parsed (``LLMReplyError``)
+    is recorded with ``"judge": None`` and the error's message as ``"error"``, counted in
+    ``parse_failures`` and left out of ``n`` and the figures; any other failing item raises
+    :class:`JudgingStopped` naming it, with the judge's error as ``error``.
     The figures are :func:`rml.triad.agreement_summary`'s, the bar :func:`rml.triad.meets_agreement_bar`
     (on accuracy); kappa_low, kappa_high and kappa_resamples are :func:`kappa_interval`'s,
     each task's from a fresh generator seeded ``seed``, so a task's interval does not depend on which
@@ -230,25 +236,36 @@ def measure(judge, tasks: Sequence[str] = TRIAD_TASKS, split: str = "heldout", l
             raise ValueError(f"{task}: no items in split {split!r}")
         verdicts = []
         for position in range(len(items)):
-            item = items.iloc[[position]]
-            item_id = item["id"].iat[0]
-            try:
-                judged = judge_items(item, task, judge)
-            except Exception as error:
-                raise JudgingStopped(task, item_id, len(verdicts), error) from error
-            verdict = {"task": task, "id": item_id, "label": int(item["label"].iat[0]),
-                       "judge": int(judged["judge"].iat[0]), "reason": judged["reason"].iat[0]}
-            verdicts.append(verdict)
+            verdicts.append(judge_one(judge, task, items.iloc[[position]], len(verdicts)))
             if record is not None:
-                record(verdict)
-        labels, judged = [v["label"] for v in verdicts], [v["judge"] for v in verdicts]
-        summary = agreement_summary(labels, judged)
-        low, high, kept = kappa_interval(labels, judged, n_resamples, seed)
-        rows.append({"task": task, "split": split, **summary.to_dict(), "kappa_low": low, "kappa_high": high,
-                     "kappa_resamples": kept, "meets_bar": meets_agreement_bar(summary)})
+                record(verdicts[-1])
+        judged = [v for v in verdicts if v["judge"] is not None]
+        labels, said = [v["label"] for v in judged], [v["judge"] for v in judged]
+        row = {"task": task, "split": split, "n": len(judged), "parse_failures": len(verdicts) - len(judged)}
+        if judged:
+            summary = agreement_summary(labels, said)
+            low, high, kept = kappa_interval(labels, said, n_resamples, seed)
+            row.update({**summary.to_dict(), "kappa_low": low, "kappa_high": high, "kappa_resamples": kept,
+                        "meets_bar": meets_agreement_bar(summary)})
+        rows.append({"kappa_resamples": 0, "meets_bar": False, **row})  # no verdict at all: NaN figures
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return table.astype({"n": int, "accuracy": float, "majority_share": float, "kappa": float, "kappa_low": float,
-                         "kappa_high": float, "kappa_resamples": int, "meets_bar": bool})
+    return table.astype({"n": int, "parse_failures": int, "accuracy": float, "majority_share": float,
+                         "kappa": float, "kappa_low": float, "kappa_high": float, "kappa_resamples": int,
+                         "meets_bar": bool})
+
+
+def judge_one(judge, task: str, item: pd.DataFrame, made: int) -> dict:
+    """The verdict on one labelled item (a one-row frame, the task's ``made + 1``-th): an unreadable
+    reply gives ``"judge": None`` and the error; any other failure raises :class:`JudgingStopped`."""
+    item_id = item["id"].iat[0]
+    verdict = {"task": task, "id": item_id, "label": int(item["label"].iat[0])}
+    try:
+        judged = judge_items(item, task, judge)
+    except LLMReplyError as error:
+        return {**verdict, "judge": None, "error": str(error)}
+    except Exception as error:
+        raise JudgingStopped(task, item_id, made, error) from error
+    return {**verdict, "judge": int(judged["judge"].iat[0]), "reason": judged["reason"].iat[0]}
 
 
 INTERVAL_COLUMN = f"kappa {CONFIDENCE:.0%} interval"
@@ -263,8 +280,9 @@ def interval_text(low: float, high: float) -> str:
     return "n/a" if math.isnan(low) else f"{low:.3f}–{high:.3f}"
 
 
-def format_table(table: pd.DataFrame) -> str:
-    """The table as printed: three decimals, the interval beside kappa, "yes"/"no" for the bar.
+def format_table(table: pd.DataFrame, parse_failures: bool = False) -> str:
+    """The table as printed: three decimals, the interval beside kappa, "yes"/"no" for the bar; the
+    ``parse failures`` column beside ``n`` with ``parse_failures`` (an LLM judge) or when there are any.
 
     >>> row = {"task": "faithfulness", "split": "heldout", "n": 4, "accuracy": 0.75, "majority_share": 0.5,
     ...        "kappa": 0.5, "kappa_low": -0.2, "kappa_high": 1.0, "kappa_resamples": 1990, "meets_bar": True}
@@ -272,10 +290,14 @@ def format_table(table: pd.DataFrame) -> str:
             task   split  n  accuracy  majority share  kappa  kappa 95% interval  meets the bar
     faithfulness heldout  4     0.750           0.500  0.500        -0.200–1.000            yes
     """
-    shown = table.drop(columns=["kappa_low", "kappa_high", "kappa_resamples"])
+    hidden = ["kappa_low", "kappa_high", "kappa_resamples"]
+    if "parse_failures" in table and not (parse_failures or table["parse_failures"].any()):
+        hidden.append("parse_failures")
+    shown = table.drop(columns=hidden)
     shown.insert(shown.columns.get_loc("kappa") + 1, INTERVAL_COLUMN,
                  [interval_text(low, high) for low, high in zip(table["kappa_low"], table["kappa_high"])])
-    shown = shown.rename(columns={"majority_share": "majority share", "meets_bar": "meets the bar"})
+    shown = shown.rename(columns={"majority_share": "majority share", "meets_bar": "meets the bar",
+                                  "parse_failures": "parse failures"})
     three = "{:.3f}".format
     return shown.to_string(index=False, formatters={"accuracy": three, "majority share": three, "kappa": three,
                                                      "meets the bar": lambda met: "yes" if met else "no"})
@@ -384,13 +406,22 @@ def _report(judge, counted: CountedCalls | None, table: pd.DataFrame, args: argp
         print(f"Judge: DefaultJudge ({', '.join(f'{q}: {j}' for q, j in DEFAULT_JUDGES.items())})")
     else:
         print(f"Judge: {judge!r}")
-    print(format_table(table))
+    print(format_table(table, parse_failures=counted is not None))
     print(bar_line())
     for line in interval_lines(table, args.resamples, args.seed):
         print(line)
+    if table["parse_failures"].any():
+        print(f"Parse failures: {table['parse_failures'].sum()} replies could not be read as verdicts; those "
+              "items are left out of n and the figures" + (" (their errors are in the verdicts file)."
+                                                          if args.verdicts else "."))
     if counted is not None:
         print(FAIRNESS)
         print(f"Model calls: {counted.calls}.")
+        stats = getattr(counted.complete, "stats", None)
+        if stats is not None:
+            print(f"Requests sent: {stats['requests']}, replies from the cache: {stats['cached']}; tokens the "
+                  f"replies report: prompt {stats['prompt_tokens']:,}, completion {stats['completion_tokens']:,}, "
+                  f"total {stats['total_tokens']:,}.")
     elif args.split != "heldout":
         print(TUNED_ON_DEV)
     if args.verdicts:
@@ -438,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
         table = measure(judge, tasks, args.split, args.limit, data=args.data, record=record,
                         n_resamples=args.resamples, seed=args.seed)
     except JudgingStopped as stop:
-        if not isinstance(stop.error, (LLMReplyError, OSError)):
+        if not isinstance(stop.error, (LLMEndpointError, OSError)):
             raise
         print(f"{chr(10) if sys.stderr.isatty() else ''}judge_agreement.py: stopped at {stop}", file=sys.stderr)
         if args.verdicts:

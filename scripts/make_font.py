@@ -23,6 +23,7 @@ Three steps, each reproducible byte for byte (same text in, same file out):
 from __future__ import annotations
 
 import json
+import io
 import sys
 import tempfile
 from pathlib import Path
@@ -31,6 +32,9 @@ from fontTools import subset
 from fontTools.pens.cu2quPen import Cu2QuPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTFont, newTable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repo_files import replace_file  # noqa: E402
 
 SOURCE = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 SOURCE_FACE = 2  # 0 JP, 1 KR, 2 SC, 3 TC, 4 HK in Debian's NotoSansCJK-Regular.ttc
@@ -200,7 +204,9 @@ def build(target: Path = TARGET, root: Path = ROOT) -> TTFont:
         font = TTFont(subsetted, recalcTimestamp=False)  # keep the source's dates
         cff_to_glyf(font)
         set_family_name(font, FAMILY, POSTSCRIPT_NAME, "Noto Sans CJK SC")
-        font.save(target)
+        saved = io.BytesIO()
+        font.save(saved)
+        replace_file(target, saved.getvalue())  # a new file renamed over the old: never through a link
     return font
 
 

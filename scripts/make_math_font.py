@@ -17,6 +17,7 @@ modified version. The same source gives the same file, byte for byte.
 """
 from __future__ import annotations
 
+import io
 import sys
 import tempfile
 from pathlib import Path
@@ -26,6 +27,7 @@ from fontTools.ttLib import TTFont
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_font import set_family_name  # noqa: E402  (the sibling script)
+from repo_files import replace_file  # noqa: E402
 
 SOURCE = "/usr/share/texmf/fonts/opentype/public/lm-math/latinmodern-math.otf"
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +74,9 @@ def build(target: Path = TARGET) -> TTFont:
                      f"--output-file={subsetted}"])
         font = TTFont(subsetted, recalcTimestamp=False)
         rename(font)
-        font.save(target)
+        saved = io.BytesIO()
+        font.save(saved)
+        replace_file(target, saved.getvalue())  # a new file renamed over the old: never through a link
     return font
 
 

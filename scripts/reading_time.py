@@ -34,6 +34,9 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repo_files import replace_file  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 BUDGET_MINUTES = 28
 CAPSTONE_MINUTES = 55  # the capstone strings the whole course together
@@ -263,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{main.output_chinese} Chinese characters, {main.table_cells} table cells, {main.pictures} "
               f"pictures), total {time.total.minutes:.1f} min{flag}")
     if updated != readme:
-        args.readme.write_text(updated, encoding="utf-8")
+        replace_file(args.readme, updated)  # a new file renamed over the old: never through a link
         print(f"{args.readme.name}: notebook table updated")
     return 0
 

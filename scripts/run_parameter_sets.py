@@ -28,7 +28,9 @@ by hand:
     python scripts/run_parameter_sets.py notebooks/01_recall_at_k.ipynb "K = 3"  # one set (name or number)
     python scripts/run_parameter_sets.py /tmp/my_sets.json                       # a set file of your own
 
-The executed notebooks are written to the temporary folder (printed) so you can open them.
+The executed notebooks are written to a fresh private folder in the temporary directory (its name
+printed with each copy, readable by you only), or to ``--out``, so you can open them. The kernels
+start without the ``RAGMETRICS_LLM_*`` variables, so no notebook asks a model or stores its replies.
 The exit status is 1 when a set fails or a set file is invalid.
 """
 from __future__ import annotations
@@ -38,6 +40,7 @@ import ast
 import copy
 import json
 import math
+import os
 import re
 import sys
 import tempfile
@@ -45,6 +48,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import nbformat
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repo_files import replace_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -267,6 +273,12 @@ def _has_error(cell) -> bool:
     return any(output.get("output_type") == "error" for output in cell.get("outputs", []))
 
 
+def kernel_environment() -> dict[str, str]:
+    """This process's environment without the ``RAGMETRICS_LLM_*`` variables, for every kernel started
+    here: a notebook run with them set would send its texts to a model and keep the replies."""
+    return {name: value for name, value in os.environ.items() if not name.startswith("RAGMETRICS_LLM_")}
+
+
 def execute(notebook, folder: Path, timeout: int = 300, stop_at_error: bool = False):
     """Run the cells in a fresh kernel started in ``folder``: every cell, going on after errors, or
     up to the first error when ``stop_at_error``."""
@@ -276,9 +288,9 @@ def execute(notebook, folder: Path, timeout: int = 300, stop_at_error: bool = Fa
         client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": str(folder)}})
         if not stop_at_error:
-            client.execute()
+            client.execute(env=kernel_environment())
             return
-        with client.setup_kernel():
+        with client.setup_kernel(env=kernel_environment()):
             run_cells(client, notebook, stop_at_error=True)
 
     retry_kernel_start(run)
@@ -391,7 +403,8 @@ def run_set(notebook_path: Path, item: dict, save_to: Path | None = None) -> Set
     notebook = inject(nbformat.read(notebook_path, as_version=4), item["parameters"])
     execute(notebook, notebook_path.parent, stop_at_error="error" in item)
     if save_to is not None:
-        nbformat.write(notebook, save_to)
+        text = nbformat.writes(notebook)
+        replace_file(save_to, text if text.endswith("\n") else text + "\n")  # never through a planted link
     return outcome(notebook)
 
 
@@ -463,7 +476,7 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
         client = NotebookClient(nbformat.v4.new_notebook(), timeout=timeout, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": str(folder)}})
         results = []
-        with client.setup_kernel():
+        with client.setup_kernel(env=kernel_environment()):
             for notebook_path, sets in jobs:
                 original = nbformat.read(Path(notebook_path), as_version=4)
                 results.append([])
@@ -501,8 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("notebook", help="a notebook (its file in notebooks/parameter_sets/ is used) or a set file")
     parser.add_argument("set", nargs="?", help="run only this set (its name or its number, from 1)")
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOK_DIR, help="folder of the notebooks")
-    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "parameter_sets",
-                        help="folder for the executed notebooks")
+    parser.add_argument("--out", type=Path, help="folder for the executed notebooks (default: a fresh private "
+                                                  "folder in the temporary directory)")
     args = parser.parse_intermixed_args(argv)
 
     path = set_file_for(args.notebook)
@@ -520,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
         if not sets:
             print(f"{path.name} has no set named {args.set!r}")
             return 1
+    if args.out is None:  # a new folder only its owner can enter: no name another user could plant first
+        args.out = Path(tempfile.mkdtemp(prefix="parameter_sets-"))
     args.out.mkdir(parents=True, exist_ok=True)
     failed = 0
     for item in sets:

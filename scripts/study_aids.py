@@ -34,6 +34,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repo_files import replace_file  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 CHEATSHEET, DECK = "cheatsheet.md", "interview.md"
@@ -339,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if stale else 0
     docs.mkdir(exist_ok=True)
     for name in stale:
-        (docs / name).write_text(fresh[name], encoding="utf-8")
+        replace_file(docs / name, fresh[name])  # a new file renamed over the old: never through a link
     rows = sum(line.startswith("| `") for line in fresh[CHEATSHEET].splitlines())
     cards = fresh[DECK].count("<details>")
     for name, what in ((CHEATSHEET, f"{rows} metric rows"), (DECK, f"{cards} cards")):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import warnings
 from collections import Counter
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
@@ -253,3 +255,30 @@ def test_a_label_outside_labels_is_refused_where_sklearn_drops_the_item():
     assert cohen_kappa_score(a, b, labels=[0, 1, 2]) == 1.0    # the disagreeing item silently vanishes
     with pytest.raises(ValueError, match=r"not in labels: \[9\]"):
         cohens_kappa(a, b, labels=[0, 1, 2])
+
+
+@pytest.mark.parametrize("counts, shown", [
+    ([[True, True], [True, True], [2, 0]], "counts[0][0] is True"),      # np.asarray(dtype=float) read 1
+    ([["1", "1"], ["2", "0"]], "counts[0][0] is '1'"),                   # and read the string as 1
+    (np.array([[2, 0], [1, 1]]) > 0, "counts[0][0] is True"),
+    ([[2, 0], [1, pd.NA]], "counts[1][1] is <NA>"),
+])
+def test_fleiss_kappa_refuses_booleans_numeric_strings_and_missing_counts(counts, shown):
+    with pytest.raises(TypeError, match=re.escape(shown)):
+        fleiss_kappa(counts)
+
+
+def test_cohens_kappa_on_5000_distinct_labels_needs_no_label_by_label_matrix():
+    """The confusion, chance and weight matrices of 5,000 labels took 1.2 GB; the sums need the counts only."""
+    import tracemalloc
+
+    labels = list(range(5_000))
+    tracemalloc.start()
+    try:
+        kappas = [cohens_kappa(labels, labels[::-1], weights=w) for w in (None, "linear", "quadratic")]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20  # generous: under 1 MB
+    assert same(kappas[0], -1 / 4999)  # p_o = 0, p_e = 1/5000
+    assert same(kappas[2], -1.0)  # a reversed scale is the worst quadratic agreement

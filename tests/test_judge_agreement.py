@@ -340,26 +340,54 @@ def test_main_with_an_llm_judge_names_the_model_the_calls_and_the_fairness_condi
     assert len(path.read_text(encoding="utf-8").splitlines()) == 12 and f"Verdicts: 12 lines in {path}." in out
 
 
-def test_a_malformed_reply_names_the_item_and_keeps_the_earlier_verdicts(llm_from_environment, tmp_path, capsys):
+def test_an_unreadable_reply_is_a_parse_failure_beside_the_figures(llm_from_environment, tmp_path, capsys):
+    """A reply that cannot be read stopped the run; it is now counted beside the figures, and kept."""
     bad = "Sure! The statement is supported."
-    llm_from_environment.append(LLMJudge(Scripted(reply("yes"), reply("no"), bad)))
+    llm_from_environment.append(LLMJudge(Scripted(reply("yes"), reply("no"), bad, reply("yes"))))
     path = tmp_path / "llm.jsonl"
-    assert script.main(["--judge", "llm", "--task", "faithfulness", "--limit", "4", "--verdicts", str(path)]) == 1
-    err = capsys.readouterr().err
-    assert "faithfulness item f131" in err and "LLMReplyError" in err and repr(bad) in err
-    assert f"the 2 verdicts made before it are in {path}" in err
+    assert script.main(["--judge", "llm", "--task", "faithfulness", "--limit", "4", "--verdicts", str(path)]) == 0
+    out = capsys.readouterr().out
+    header, row = [line.split() for line in out.splitlines() if line.split()[:1] in (["task"], ["faithfulness"])]
+    assert header[2:5] == ["n", "parse", "failures"] and row[2:4] == ["3", "1"]
+    assert "Parse failures: 1 replies could not be read as verdicts" in out
     kept = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    assert [(v["id"], v["judge"]) for v in kept] == [("f129", 1), ("f130", 0)]
+    assert [(v["id"], v["judge"]) for v in kept] == [("f129", 1), ("f130", 0), ("f131", None), ("f132", 1)]
+    assert repr(bad) in kept[2]["error"] and "is not JSON" in kept[2]["error"]
 
 
-def test_measure_raises_judging_stopped_with_the_reply_error():
-    judge = LLMJudge(Scripted(reply("yes"), '{"verdicts": []}'))
+def test_measure_counts_parse_failures_and_leaves_them_out_of_the_figures():
+    judge = LLMJudge(Scripted(reply("yes"), '{"verdicts": []}', reply("yes"), reply("no")))
     kept = []
-    with pytest.raises(script.JudgingStopped) as stopped:
-        script.measure(judge, ["answer_relevancy"], "heldout", limit=4, record=kept.append)
-    assert stopped.value.item_id == "a098" and stopped.value.judged == 1
-    assert isinstance(stopped.value.error, LLMReplyError) and "expected 1 verdicts" in str(stopped.value)
-    assert [v["id"] for v in kept] == ["a097"]
+    table = script.measure(judge, ["answer_relevancy"], "heldout", limit=4, record=kept.append)
+    assert [v["id"] for v in kept] == ["a097", "a098", "a099", "a100"]
+    assert "expected 1 verdicts" in kept[1]["error"] and kept[1]["judge"] is None
+    assert table.loc[0, "n"] == 3 and table.loc[0, "parse_failures"] == 1 and table.loc[0, "accuracy"] == 1.0
+    nothing = script.measure(LLMJudge(Scripted(*["no json"] * 2)), ["answer_relevancy"], "heldout", limit=2)
+    assert nothing.loc[0, "n"] == 0 and nothing.loc[0, "parse_failures"] == 2 and np.isnan(nothing.loc[0, "kappa"])
+
+
+class WithUsage(Scripted):
+    """A scripted complete that reports token usage as openai_compatible_complete does."""
+
+    stats = {"requests": 10, "cached": 2, "prompt_tokens": 1234, "completion_tokens": 56, "total_tokens": 1290}
+
+
+def test_an_llm_run_reports_requests_cache_hits_and_tokens(llm_from_environment, capsys):
+    llm_from_environment.append(LLMJudge(WithUsage(*[reply("yes")] * 4)))
+    assert script.main(["--judge", "llm", "--task", "faithfulness", "--limit", "4"]) == 0
+    out = capsys.readouterr().out
+    assert ("Requests sent: 10, replies from the cache: 2; tokens the replies report: prompt 1,234, "
+            "completion 56, total 1,290.") in out
+    assert " parse failures " in out.splitlines()[1]  # the column is there for an LLM judge, even at 0
+
+
+def test_an_endpoint_error_stops_with_one_line_naming_the_item(llm_from_environment, capsys):
+    down = rml.triad.LLMEndpointError("http://127.0.0.1:9/v1/chat/completions: no answer (Connection refused)")
+    llm_from_environment.append(LLMJudge(Scripted(reply("yes"), down)))
+    assert script.main(["--judge", "llm", "--task", "answer_relevancy"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["judge_agreement.py: stopped at answer_relevancy item a098 (after 1 verdicts): LLMEndpointError: "
+                   "http://127.0.0.1:9/v1/chat/completions: no answer (Connection refused)"]
 
 
 def test_a_failed_request_stops_with_one_line_naming_the_item(llm_from_environment, capsys):

@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 
 import ragmetrics_lite as rml
-from ragmetrics_lite import RagMetricsWarning, evaluate, search
+from ragmetrics_lite import RagMetricsWarning, evaluate
+from ragmetrics_lite.course import search
 from ragmetrics_lite.retrieval import judged_at_k
 
 

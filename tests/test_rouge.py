@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from rouge_score import rouge_scorer
 
-from ragmetrics_lite.text.rouge import LCS, Score, lcs, rouge_l, rouge_n
+from ragmetrics_lite.text.rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
 
 from .helpers import run_with_blocked
 
@@ -221,3 +221,23 @@ def test_rouge_scores_refuses_bad_input():
         rouge_scores(["a b"], [["a"]])
     with pytest.raises(ValueError, match="n must be >= 1"):
         rouge_scores([["a"]], [["a"]], orders=(0,))
+
+
+def test_long_texts_need_no_lcs_table():
+    """rouge_l filled the whole (n+1) x (m+1) table to read one cell: 72 MB for these 3,000 x 3,000 tokens
+    (765 MB for 10,000 x 10,000, bench/memory.py); one row of the shorter text is enough."""
+    import tracemalloc
+
+    candidate = [f"w{i % 700}" for i in range(3_000)]
+    reference = [f"w{(i * 7) % 700}" for i in range(3_000)]
+    tracemalloc.start()
+    try:
+        score = rouge_l(candidate, reference)
+        table = rouge_scores([candidate], [reference])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * 2**20  # about 1 MB
+    assert score.fmeasure == table["rougeL_fmeasure"][0]
+    short = rouge_l(candidate, reference[:5])  # either side may be the shorter one
+    assert rouge_l(reference[:5], candidate) == (short.recall, short.precision, short.fmeasure)

@@ -177,3 +177,22 @@ def test_read_second_labels_unknown_id_empty_file_no_file(tmp_path):
         read_second_labels(tmp_path, "answer_relevancy")
     with pytest.raises(ValueError, match="task must be one of"):
         read_second_labels(tmp_path, "relevancy")
+
+
+def test_judge_items_with_its_arguments_swapped_says_so():
+    """Swapped, the DataFrame reached `task not in TRIAD_TASKS`: pandas' "truth value ... is ambiguous"."""
+    items = pytest.importorskip("pandas").DataFrame([item("answer_relevancy", 1)])
+    with pytest.raises(TypeError, match="takes the items first"):
+        judge_items("answer_relevancy", items)
+    with pytest.raises(ValueError, match="got a DataFrame"):
+        judge_items(items, items)
+
+
+def test_a_missing_label_in_a_nullable_column_is_named_by_position():
+    import pandas as pd
+
+    with pytest.raises(ValueError, match=r"truth\[1\] is <NA>: every label must be 1 or 0"):
+        agreement_summary(pd.Series([1, None, 0], dtype="Int64"), [1, 1, 0])
+    with pytest.raises(ValueError, match=r"predicted\[0\] is 0.7"):
+        agreement_summary([1, 0], [0.7, 0])
+    assert agreement_summary([True, 0], [1.0, False])["accuracy"] == 1.0

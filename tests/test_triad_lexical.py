@@ -356,3 +356,14 @@ def test_rules_are_checked():
         LexicalJudge(rules="units")
     assert set(DEFAULT_RULES) < set(RULES) and "units" not in DEFAULT_RULES
     assert "rules=" in repr(LexicalJudge(rules=RULES)) and "rules=" not in repr(LexicalJudge())
+
+
+def test_a_55k_character_context_is_judged_in_linear_time():
+    """Each clause's closest context clauses were found again for every context clause (cubic): this
+    context of 5,000 sentences (55,000 characters) did not finish in 14 minutes; now about 1 s."""
+    import ragmetrics_lite as rml
+
+    context = "产品支持 7 天退款。" * 5_000
+    start = time.perf_counter()
+    assert rml.faithfulness("产品支持 7 天退款。" * 10, [context]) == 1.0
+    assert time.perf_counter() - start < 10.0  # generous: the aim is under 2 s on an idle machine

@@ -1,5 +1,6 @@
-"""LLMJudge driven by scripted ``complete`` functions, the HTTP client with a fake ``requests.post``,
-and the repository conftest that keeps the LLM variables out of tests and notebooks.
+"""LLMJudge driven by scripted ``complete`` functions, its reply parser on hostile replies, and the
+repository conftest that keeps the LLM variables out of tests and notebooks. The HTTP client is
+tested against a local server in ``test_triad_endpoint.py``.
 
 Nothing here reaches a network: an autouse fixture makes any socket connection fail.
 """
@@ -16,7 +17,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-import requests
 
 import ragmetrics_lite.triad.llm as llm
 from ragmetrics_lite.triad.judges import Judge, Verdict
@@ -308,6 +308,42 @@ def test_non_str_reply_is_a_type_error_naming_the_type(method, reply, type_name)
         getattr(LLMJudge(lambda prompt: reply), method)(*args)
 
 
+# ------------------------------------------------------------------ hostile replies (issue 27)
+def refused(reply: str) -> LLMReplyError:
+    with pytest.raises(LLMReplyError) as caught:
+        LLMJudge(lambda prompt: reply).support(["a."], ["a."])
+    return caught.value
+
+
+@pytest.mark.parametrize("reply", ["```json\n" + "\n" * 2000 + "{", "```" + " " * 20_000 + "x",
+                                   "```" + "\n" * 50_000 + "```x"])
+def test_a_fence_that_never_closes_is_read_in_linear_time(reply):
+    """r"^```[A-Za-z]*\\s*(.*?)\\s*```$" backtracked cubically: 2,000 newlines 7.5-22 s, 20,000 spaces
+    over 14 minutes (a model cut off at its token limit in a newline loop writes exactly this)."""
+    import time
+
+    start = time.perf_counter()
+    assert "the reply is not JSON" in str(refused(reply))
+    assert time.perf_counter() - start < 1.0  # milliseconds
+
+
+def test_nesting_huge_numbers_and_huge_replies_are_reply_errors():
+    """A reply nested 100,000 levels raised RecursionError, a 5,000-digit integer a bare ValueError."""
+    assert "nested too deeply" in refused("[" * 100_000 + "]" * 100_000).problem
+    assert "4300 digits" in refused('{"verdicts": [' + "1" * 5_000 + "]}").problem
+    too_long = refused(" " * llm.MAX_REPLY_CHARACTERS + verdicts_json("yes"))
+    assert f"over the limit of {llm.MAX_REPLY_CHARACTERS:,}" in too_long.problem
+    assert len(str(too_long)) < 600  # the quote is a bounded prefix
+
+
+def test_a_quoted_reply_never_shows_a_credential():
+    reply = 'I cannot. {"Authorization": "Bearer sk-proj-AbCdEf0123456789xyz", "api_key": "hunter2hunter2"}'
+    message = str(refused(reply))
+    for secret in ("sk-proj-AbCdEf0123456789xyz", "hunter2hunter2", "AbCdEf"):
+        assert secret not in message
+    assert "I cannot." in message and "***" in message
+
+
 # ------------------------------------------------------------------------- bad construction/input
 @pytest.mark.parametrize("complete", [None, "gpt-4o", 42])
 def test_complete_must_be_callable(complete):
@@ -345,7 +381,7 @@ def test_the_triad_package_exports_the_llm_names():
         assert getattr(triad, name) is getattr(llm, name) and name in triad.__all__
 
 
-def test_requests_is_imported_only_when_a_client_is_built():
+def test_the_judge_and_its_client_need_no_requests():
     out = run_with_blocked("""
         import sys
         import ragmetrics_lite as rml
@@ -353,13 +389,10 @@ def test_requests_is_imported_only_when_a_client_is_built():
         reply = '{"verdicts": [{"verdict": "yes", "reason": "r"}]}'
         print(rml.triad.faithfulness("Refunds take 7 days.", ["Refunds take 7 days."],
                                      judge=LLMJudge(lambda prompt: reply)))
-        try:
-            rml.triad.llm.openai_compatible_complete("http://h/v1", "m")
-        except ImportError as error:
-            print("ImportError")
+        print(rml.triad.llm.openai_compatible_complete("http://h/v1", "m", cache=False).__name__)
         print("requests" in sys.modules)
     """, blocked=("requests",))
-    assert out.split() == ["1.0", "ImportError", "False"]
+    assert out.split() == ["1.0", "openai_compatible_complete[m]", "False"]
 
 
 def test_faithfulness_with_a_scripted_llm_judge():
@@ -397,150 +430,6 @@ def test_a_malformed_reply_reaches_the_metric_caller():
     with pytest.raises(LLMReplyError, match="'maybe'"):
         triad.faithfulness("产品支持 7 天退款。", ["产品支持 7 天退款。"],
                            judge=LLMJudge(Scripted(verdicts_json("maybe"))))
-
-
-# --------------------------------------------------------------- openai_compatible_complete
-class FakeResponse:
-    def __init__(self, status_code: int, body):
-        self.status_code = status_code
-        self.text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-
-    def json(self):
-        return json.loads(self.text)
-
-
-def chat_body(content):
-    return {"id": "x", "object": "chat.completion",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
-
-
-@pytest.fixture
-def fake_post(monkeypatch):
-    """Replace requests.post: record each call, answer with ``fake_post.response``."""
-    calls = []
-
-    def post(url, **kwargs):
-        calls.append({"url": url, **kwargs})
-        return post.response
-
-    post.calls = calls
-    post.response = FakeResponse(200, chat_body('{"verdicts": []}'))
-    monkeypatch.setattr(requests, "post", post)
-    return post
-
-
-def test_complete_posts_a_chat_completion_and_returns_the_content(fake_post):
-    fake_post.response = FakeResponse(200, chat_body("这是回答"))
-    complete = llm.openai_compatible_complete("http://localhost:8000/v1/", "qwen2.5:7b", "sk-test",
-                                              timeout=12.5)
-    assert fake_post.calls == []  # building it sends nothing
-    assert complete("你好，世界") == "这是回答"
-    (call,) = fake_post.calls
-    assert call["url"] == "http://localhost:8000/v1/chat/completions"
-    assert call["json"] == {"model": "qwen2.5:7b", "messages": [{"role": "user", "content": "你好，世界"}]}
-    assert call["headers"]["Authorization"] == "Bearer sk-test"
-    assert call["timeout"] == 12.5
-
-
-def test_complete_reads_the_environment_and_sends_no_key_when_none(fake_post, monkeypatch):
-    monkeypatch.setenv("RAGMETRICS_LLM_BASE_URL", "http://localhost:11434/v1")
-    monkeypatch.setenv("RAGMETRICS_LLM_MODEL", "llama3.2")
-    monkeypatch.delenv("RAGMETRICS_LLM_API_KEY", raising=False)
-    assert llm.openai_compatible_complete()("hi") == '{"verdicts": []}'
-    (call,) = fake_post.calls
-    assert call["url"] == "http://localhost:11434/v1/chat/completions"
-    assert call["json"]["model"] == "llama3.2"
-    assert "Authorization" not in call["headers"]
-    assert call["timeout"] == 60.0
-    monkeypatch.setenv("RAGMETRICS_LLM_API_KEY", "from-env")
-    llm.openai_compatible_complete(model="other")("hi")
-    assert fake_post.calls[1]["headers"]["Authorization"] == "Bearer from-env"
-    assert fake_post.calls[1]["json"]["model"] == "other"  # an argument beats the variable
-
-
-@pytest.mark.parametrize("given, missing", [
-    ({}, "RAGMETRICS_LLM_BASE_URL"),
-    ({"RAGMETRICS_LLM_BASE_URL": "http://localhost:11434/v1"}, "RAGMETRICS_LLM_MODEL"),
-    ({"RAGMETRICS_LLM_BASE_URL": "  ", "RAGMETRICS_LLM_MODEL": "m"}, "RAGMETRICS_LLM_BASE_URL"),
-    ({"RAGMETRICS_LLM_MODEL": "m"}, "RAGMETRICS_LLM_BASE_URL"),
-])
-def test_missing_base_url_or_model_names_the_variable(monkeypatch, given, missing):
-    for name in VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    for name, value in given.items():
-        monkeypatch.setenv(name, value)
-    with pytest.raises(ValueError, match=f"set the environment variable {missing}"):
-        llm.openai_compatible_complete()
-
-
-def test_http_error_names_status_and_body(fake_post):
-    fake_post.response = FakeResponse(404, '{"error": {"message": "model \\"nope\\" not found"}}')
-    complete = llm.openai_compatible_complete("http://localhost:11434/v1", "nope")
-    with pytest.raises(requests.HTTPError, match="HTTP 404") as caught:
-        complete("hi")
-    assert "not found" in str(caught.value) and caught.value.response is fake_post.response
-
-
-def test_http_error_body_is_truncated(fake_post):
-    fake_post.response = FakeResponse(500, "<html>" + "x" * 5000 + "</html>")
-    with pytest.raises(requests.HTTPError, match="HTTP 500") as caught:
-        llm.openai_compatible_complete("http://h/v1", "m")("hi")
-    assert len(str(caught.value)) < 500 and "characters in all" in str(caught.value)
-
-
-@pytest.mark.parametrize("body, fragment", [
-    ("not json at all", "not a chat completion"),
-    ({"choices": []}, "not a chat completion"),
-    ({"error": "overloaded"}, "not a chat completion"),
-    (chat_body(None), "content is NoneType"),
-])
-def test_a_response_without_text_content_is_a_value_error(fake_post, body, fragment):
-    fake_post.response = FakeResponse(200, body)
-    with pytest.raises(ValueError, match=fragment):
-        llm.openai_compatible_complete("http://h/v1", "m")("hi")
-
-
-def test_llm_judge_end_to_end_over_a_fake_endpoint(fake_post):
-    fake_post.response = FakeResponse(200, chat_body(
-        "```json\n" + verdicts_json("yes", "no", reasons=["写明 7 天", "没有 30 天"]) + "\n```"))
-    judge = LLMJudge(llm.openai_compatible_complete("http://h/v1", "m"))
-    assert judge.support(STATEMENTS_ZH, CONTEXTS_ZH) == [Verdict(True, "写明 7 天"), Verdict(False, "没有 30 天")]
-    sent = fake_post.calls[0]["json"]["messages"][0]["content"]
-    assert prompt_items(sent) == STATEMENTS_ZH and "\\u" not in sent
-
-
-# --------------------------------------------------------------- llm_judge_from_environment
-def test_without_the_variables_it_prints_how_and_returns_none(monkeypatch, capsys):
-    for name in VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    assert llm.llm_judge_from_environment() is None
-    out, err = capsys.readouterr()
-    assert err == ""
-    assert all(name in out for name in VARIABLES)
-    assert "http://localhost:11434/v1" in out and "OpenAI-compatible" in out
-    assert "\n\n" not in out.strip() and len(out) < 600  # one short paragraph
-    for machine_specific in (os.getcwd(), str(Path.home()), sys.executable):
-        assert machine_specific not in out
-
-
-def test_one_variable_is_not_enough(monkeypatch, capsys):
-    for name in VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("RAGMETRICS_LLM_BASE_URL", "http://localhost:11434/v1")
-    assert llm.llm_judge_from_environment() is None
-    assert "RAGMETRICS_LLM_MODEL" in capsys.readouterr().out
-
-
-def test_with_the_variables_it_returns_a_working_llm_judge(monkeypatch, capsys, fake_post):
-    monkeypatch.setenv("RAGMETRICS_LLM_BASE_URL", "http://localhost:11434/v1")
-    monkeypatch.setenv("RAGMETRICS_LLM_MODEL", "qwen2.5:7b")
-    monkeypatch.delenv("RAGMETRICS_LLM_API_KEY", raising=False)
-    judge = llm.llm_judge_from_environment()
-    assert isinstance(judge, LLMJudge) and capsys.readouterr().out == ""
-    fake_post.response = FakeResponse(200, chat_body(verdicts_json("yes")))
-    assert judge.answer_relevance(QUESTION_EN, ["Open the order page."]) == [Verdict(True, "reason 1")]
-    assert fake_post.calls[0]["url"] == "http://localhost:11434/v1/chat/completions"
-    assert fake_post.calls[0]["json"]["model"] == "qwen2.5:7b"
 
 
 # ------------------------------------------------------------------------------ conftest.py

@@ -238,3 +238,28 @@ def test_the_shipped_scripted_judge_replays_and_refuses_a_count_mismatch():
     assert faithfulness("一。二。三。", ["ctx"], judge=judge) == 2 / 3
     with pytest.raises(ValueError, match="holds 3 verdicts but was asked about 2 texts"):
         context_relevancy("q", ["一。二。"], judge=judge)
+
+
+# ------------------------------------------------------------------ the stand-in judge and bad judges
+def test_scripted_judge_maps_yes_no_and_one_zero_and_refuses_the_rest():
+    """ScriptedJudge stored bool(v): "no", "idk" and NaN all counted as yes (context precision 1.0)."""
+    assert context_precision("q", ["c"], judge=rml.ScriptedJudge(["no"])) == 0.0
+    assert context_precision("q", ["c", "d"], judge=rml.ScriptedJudge([" No", "YES"])) == 0.5
+    assert rml.ScriptedJudge([1, 0, True, False]).verdicts == [True, False, True, False]
+    for bad, phrase in ((["idk"], "penalize_ambiguous_claims"), ([math.nan], "nan"), ([2], "is 2"),
+                        (["maybe"], "'maybe'"), ([None], "None")):
+        with pytest.raises(ValueError, match=phrase):
+            rml.ScriptedJudge(bad)
+    with pytest.raises(TypeError, match="list of True/False"):
+        rml.ScriptedJudge("yes")
+
+
+def test_a_judge_returning_none_is_named_with_its_method():
+    class ReturnsNone(Judge):
+        name = "returns-none"
+
+        def support(self, statements, contexts):
+            return None
+
+    with pytest.raises(TypeError, match=r"judge 'returns-none' \(ReturnsNone\) returned NoneType from support\(\)"):
+        faithfulness("第一句。", ["第一句。"], judge=ReturnsNone())

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from ..trec_io import read_jsonl, read_qrels, read_run
+from ..trec_io import read_jsonl, read_qrels, read_run, text_lines
 
 __all__ = ["GoldenSet", "read_golden_set"]
 
@@ -58,12 +58,12 @@ def _known(rows: list[dict], ids: pd.Index, path: Path) -> list[dict]:
 
 def _durations(path: Path) -> list[float]:
     durations = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in text_lines(path):  # UTF-8, a byte-order mark ignored
         if line.strip() and not line.lstrip().startswith("#"):
             try:
                 durations.append(float(line))
             except ValueError:
-                raise ValueError(f"{path}, line {number}: expected a duration in ms, got {line!r}") from None
+                raise ValueError(f"{path}, line {number}: expected a duration in ms, got {line.strip()!r}") from None
     return durations
 
 

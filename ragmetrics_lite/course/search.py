@@ -48,7 +48,7 @@ from .._validation import check_k
 from ..trec_io import read_jsonl
 
 __all__ = ["BM25_PARAMETERS", "BM25Index", "bm25_index", "search", "search_all", "trec_ranking",
-           "write_run", "read_corpus", "read_queries", "passage_text", "expand_query", "recency_weights"]
+           "run_text", "write_run", "read_corpus", "read_queries", "passage_text", "expand_query", "recency_weights"]
 
 BM25_PARAMETERS = {"k1": 1.5, "b": 0.75, "method": "lucene"}
 CORPUS_FIELDS = ("doc_id", "title", "text", "updated")
@@ -77,11 +77,13 @@ def read_corpus(path: str | os.PathLike) -> dict[str, dict]:
     """``{doc_id: {"doc_id", "title", "text", "updated"}}`` from a JSON Lines corpus, in file order.
 
     >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "corpus.jsonl"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> f = pathlib.Path(folder.name) / "corpus.jsonl"
     >>> _ = f.write_text('{"doc_id": "d1", "title": "退款", "text": "7天内可退", "updated": "2026-03-01"}\\n',
     ...                  encoding="utf-8")
     >>> read_corpus(f)["d1"]["text"]
     '7天内可退'
+    >>> folder.cleanup()
     """
     return {row["doc_id"]: row for row in read_jsonl(path, _string_fields(CORPUS_FIELDS), key="doc_id")}
 
@@ -200,19 +202,13 @@ def search_all(index: BM25Index, queries: Mapping[str, str], depth: int = 100,
     return {str(qid): search(index, text, depth, weights) for qid, text in queries.items()}
 
 
-def write_run(run: Mapping[str, Mapping[str, float]], path: str | os.PathLike, tag: str) -> None:
-    """Write a run as a TREC run file (``query_id Q0 doc_id rank score tag``), queries sorted by id,
-    each query's rows in ``evaluate``'s order; ``read_run`` reads the same scores back.
+def run_text(run: Mapping[str, Mapping[str, float]], tag: str) -> str:
+    """A run as the text of a TREC run file (``query_id Q0 doc_id rank score tag``), queries sorted by
+    id, each query's rows in ``evaluate``'s order; ``read_run`` reads the same scores back.
 
-    >>> import tempfile, pathlib
-    >>> from ragmetrics_lite import read_run
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "bm25.run"
-    >>> write_run({"q1": {"d1": 1.25, "d2": 2.5}}, f, "bm25")
-    >>> print(f.read_text(), end="")
+    >>> print(run_text({"q1": {"d1": 1.25, "d2": 2.5}}, "bm25"), end="")
     q1 Q0 d2 1 2.5 bm25
     q1 Q0 d1 2 1.25 bm25
-    >>> read_run(f).values.tolist()
-    [['q1', 'd2', 2.5], ['q1', 'd1', 1.25]]
     """
     if not tag or any(c.isspace() for c in tag):
         raise ValueError(f"tag must be one word (a TREC run field), got {tag!r}")
@@ -222,6 +218,22 @@ def write_run(run: Mapping[str, Mapping[str, float]], path: str | os.PathLike, t
             if any(c.isspace() for c in f"{query}{doc}") or not np.isfinite(score):
                 raise ValueError(f"query {query!r}, document {doc!r}: ids without spaces and finite scores only")
             lines.append(f"{query} Q0 {doc} {rank} {float(score)!r} {tag}\n")
+    return "".join(lines)
+
+
+def write_run(run: Mapping[str, Mapping[str, float]], path: str | os.PathLike, tag: str) -> None:
+    """Write :func:`run_text` to ``path`` (its folder made if missing).
+
+    >>> import tempfile, pathlib
+    >>> from ragmetrics_lite import read_run
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> f = pathlib.Path(folder.name) / "bm25.run"
+    >>> write_run({"q1": {"d1": 1.25, "d2": 2.5}}, f, "bm25")
+    >>> read_run(f).values.tolist()
+    [['q1', 'd2', 2.5], ['q1', 'd1', 1.25]]
+    >>> folder.cleanup()
+    """
+    text = run_text(run, tag)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
-        handle.writelines(lines)
+        handle.write(text)

@@ -110,13 +110,18 @@ def _all_numbers(values, integers_only: bool = False) -> bool:
 
 
 def _grade_values(values, rows) -> np.ndarray:
-    """Grades as int64: integers, or floats with integer values; else the first bad one named."""
-    if _all_numbers(values, integers_only=True):
-        return _as_array(values, np.int64)
-    if _all_numbers(values):
-        grades = _as_array(values, float)
-        if np.isfinite(grades).all() and (grades == np.round(grades)).all():
-            return grades.astype(np.int64)
+    """Grades as int64: integers, or floats with integer values; else the first bad one named. A grade
+    beyond int64 (a uint64 2**64 - 1, a Python int or a float too large) goes the slow way, and is named."""
+    try:
+        unsigned = getattr(values, "dtype", None) is not None and values.dtype.kind == "u"
+        if _all_numbers(values, integers_only=True) and not (unsigned and len(values) and values.max() >= 2**63):
+            return _as_array(values, np.int64)
+        if _all_numbers(values):
+            grades = _as_array(values, float)
+            if np.isfinite(grades).all() and (grades == np.round(grades)).all() and (abs(grades) < 2**63).all():
+                return grades.astype(np.int64)
+    except OverflowError:  # a Python int past int64 in a dict
+        pass
     return np.array([check_grade(value, f"query {q!r}, document {d!r}") for q, d, value in rows()],
                     dtype=np.int64)
 

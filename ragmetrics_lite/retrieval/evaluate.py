@@ -90,10 +90,15 @@ def _warn_about_queries(queries: list[str], run: Table, run_codes: np.ndarray) -
             RagMetricsWarning, stacklevel=3)
     if extra:
         warnings.warn(
-            f"{len(extra)} run queries have no judgments and are ignored: {_preview(extra)}",
+            f"{len(extra)} run {'query has' if len(extra) == 1 else 'queries have'} no judgments and "
+            f"{'is' if len(extra) == 1 else 'are'} ignored: {_preview(extra)}",
             RagMetricsWarning, stacklevel=3)
 
 
 def _preview(ids: list[str], most: int = 5) -> str:
-    shown = ", ".join(repr(i) for i in ids[:most])
-    return shown + (f" and {len(ids) - most} more" if len(ids) > most else "")
+    """The first ids, each with the code points of any invisible character it holds (a byte-order mark,
+    a zero-width space: why '\\ufeffq1' matches no 'q1')."""
+    def shown(i: str) -> str:
+        hidden = sorted({f"U+{ord(c):04X}" for c in i if not c.isprintable()})
+        return repr(i) + (f" (holds {', '.join(hidden)})" if hidden else "")
+    return ", ".join(map(shown, ids[:most])) + (f" and {len(ids) - most} more" if len(ids) > most else "")

@@ -32,7 +32,7 @@ Conventions, all trec_eval's:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .._validation import (
     as_grades,
@@ -190,6 +190,9 @@ def _gain(grade: int, gain: str) -> float:
     """Linear: the grade; exponential: 2**grade - 1. Grades <= 0 give 0."""
     if grade <= 0:
         return 0.0
+    if gain == "exponential" and grade > 1023:  # 2.0**1024 is past the largest float
+        raise ValueError(f"exponential gain 2**{grade} - 1 is too large for a float (grades up to 1023); "
+                         "use gain='linear' for grades this large")
     return float(grade) if gain == "linear" else 2.0**grade - 1.0
 
 
@@ -269,5 +272,8 @@ def judged_at_k(relevant, retrieved, k: int) -> float:
     0.0
     """
     k = check_k(k)
+    if not isinstance(relevant, Mapping):  # a set of ids would count only the relevant ones as judged
+        raise TypeError(f"relevant must be {{doc_id: grade}} (every judged document, grade 0 included), "
+                        f"got {type(relevant).__name__}")
     grades, ranking, _ = _prepare(relevant, retrieved)
     return sum(doc in grades for doc in ranking[:k]) / k

@@ -25,6 +25,8 @@ Conventions, scipy's:
 * The bootstrap draws ``rng.integers(0, n, (n_resamples, n))`` and takes the
   linear-interpolation quantiles of the resampled means: the same resamples in
   the same order as scipy, so the same interval.
+* Both draw their resamples a batch of rows at a time (scipy's ``batch`` idea):
+  the same numbers as one array, in memory that does not grow with ``n_resamples``.
 
 One difference, on purpose: ties. scipy compares floats and counts a null value
 within ``100 * eps * |observed|`` of the observed one as equal. We decide every
@@ -74,21 +76,36 @@ def _seed(seed: object) -> int:
     return int(seed)
 
 
-def _flipped_sums(a: np.ndarray, b: np.ndarray, flips: np.ndarray) -> np.ndarray:
-    """Sign of sum(d_i for flipped i) per row of ``flips``, where d = a - b, decided exactly.
+#: Resampled values held at once (16 MB per float array): memory stays bounded whatever n_resamples is.
+_BATCH_CELLS = 2**21
 
-    Float sums first; rows whose float sum is too close to 0 for its sign to be
-    trusted are summed again in integers (values as written: ``Fraction(repr(x))``).
+
+def _batches(rows: int, width: int):
+    """(first row, row count) of successive batches of at most ``_BATCH_CELLS`` cells, one row at least.
+    Drawing a (rows, width) array batch by batch gives the same numbers: numpy's generators keep the
+    state, their spare 32 bits included, between calls."""
+    step = max(1, _BATCH_CELLS // max(width, 1))
+    for start in range(0, rows, step):
+        yield start, min(step, rows - start)
+
+
+def _flipped_sums(a: np.ndarray, b: np.ndarray, flips: np.ndarray) -> np.ndarray:
+    """Sign of sum(d_i for flipped i) per row of ``flips`` (0/1 integers), where d = a - b, decided exactly.
+
+    Float sums first; rows whose float sum is too close to 0 for its sign to be trusted, or
+    that overflowed (1e308 - -1e308), are summed again in integers (values as written:
+    ``Fraction(repr(x))``).
     """
-    total = flips @ (a - b)
-    bound = 4 * (len(a) + 2) * np.finfo(float).eps * float(np.sum(np.abs(a) + np.abs(b)))
-    unsure = np.abs(total) <= bound
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = flips.astype(float) @ (a - b)
+        bound = 4 * (len(a) + 2) * np.finfo(float).eps * float(np.sum(np.abs(a) + np.abs(b)))
+        unsure = ~np.isfinite(total) | (np.abs(total) <= bound)  # an overflowed sum is unsure too
     if unsure.any():
         exact = [Fraction(repr(x)) - Fraction(repr(y)) for x, y in zip(a.tolist(), b.tolist())]
         scale = math.lcm(*(q.denominator for q in exact))
         integers = np.array([int(q * scale) for q in exact], dtype=object)
         total = total.copy()
-        total[unsure] = (flips[unsure].astype(object) @ integers).astype(float)
+        total[unsure] = [(t > 0) - (t < 0) for t in flips[unsure].astype(object) @ integers]
     return np.sign(total)
 
 
@@ -117,16 +134,20 @@ def paired_permutation_test(a, b, n_resamples: int = 10_000, seed: int = 0) -> f
         raise ValueError(f"a and b must score the same queries: got {len(a)} and {len(b)} scores")
     n_resamples, n = check_k(n_resamples, "n_resamples"), len(a)
     rng = np.random.default_rng(_seed(seed))
-    if n < 63 and 2**n <= n_resamples:  # exact: row r flips pair i when bit i of r is set
-        flips = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
-        adjustment = 0
-    else:
-        flips = rng.integers(0, 2, size=(n_resamples, n))
-        adjustment = 1
-    # T_s - T = -2/n * sum of the flipped d_i, so T_s >= T exactly when that sum is <= 0.
-    sign = _flipped_sums(a, b, flips.astype(float))
-    p_greater = (np.count_nonzero(sign <= 0) + adjustment) / (len(flips) + adjustment)
-    p_less = (np.count_nonzero(sign >= 0) + adjustment) / (len(flips) + adjustment)
+    exact = n < 63 and 2**n <= n_resamples
+    rows, adjustment = (2**n, 0) if exact else (n_resamples, 1)
+    at_least = at_most = 0  # flips with T_s >= T, with T_s <= T
+    for start, size in _batches(rows, n):
+        if exact:  # row r flips pair i when bit i of r is set
+            flips = (np.arange(start, start + size)[:, None] >> np.arange(n)) & 1
+        else:
+            flips = rng.integers(0, 2, size=(size, n))
+        # T_s - T = -2/n * sum of the flipped d_i, so T_s >= T exactly when that sum is <= 0.
+        sign = _flipped_sums(a, b, flips)
+        at_least += np.count_nonzero(sign <= 0)
+        at_most += np.count_nonzero(sign >= 0)
+    p_greater = (at_least + adjustment) / (rows + adjustment)
+    p_less = (at_most + adjustment) / (rows + adjustment)
     return float(min(1.0, 2 * min(p_greater, p_less)))
 
 
@@ -157,8 +178,9 @@ def bootstrap_ci(values, confidence: float = 0.95, n_resamples: int = 10_000,
         raise ValueError(f"confidence must be between 0 and 1 (e.g. 0.95), got {confidence}")
     n_resamples = check_k(n_resamples, "n_resamples")
     rng = np.random.default_rng(_seed(seed))
-    indices = rng.integers(0, len(values), (n_resamples, len(values)))
-    means = np.mean(values[indices], axis=-1)
+    means = np.empty(n_resamples)
+    for start, size in _batches(n_resamples, len(values)):  # scipy's resamples, a batch at a time
+        means[start:start + size] = np.mean(values[rng.integers(0, len(values), (size, len(values)))], axis=-1)
     alpha = (1 - float(confidence)) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
     return float(low), float(high)

@@ -109,6 +109,20 @@ def _lcs_table(candidate: list[str], reference: list[str]) -> np.ndarray:
     return table
 
 
+def _lcs_length(candidate: list[str], reference: list[str]) -> int:
+    """The LCS length alone: :func:`_lcs_table`'s recurrence keeping one row, which runs along the
+    shorter text (LCS(a, b) = LCS(b, a)), so memory is O(min(n, m)); the whole table of 10,000 x
+    10,000 tokens took 765 MB."""
+    short, long = sorted((candidate, reference), key=len)
+    ids: dict[str, int] = {}
+    row_tokens = np.array([ids.setdefault(token, len(ids)) for token in short], dtype=np.int64)
+    row = np.zeros(len(short) + 1, dtype=np.int64)
+    for token in long:
+        best = np.where(row_tokens == ids.get(token, -1), row[:-1] + 1, row[1:])
+        row[1:] = np.maximum.accumulate(best)
+    return int(row[-1])
+
+
 def lcs(candidate: list[str], reference: list[str]) -> LCS:
     r"""One longest common subsequence, with its dynamic-programming table and backtrace.
 
@@ -166,7 +180,7 @@ def rouge_l(candidate: list[str], reference: list[str]) -> Score:
     reference = as_tokens(reference, "reference")
     if not candidate or not reference:
         return Score(0.0, 0.0, 0.0)
-    length = int(_lcs_table(candidate, reference)[-1, -1])
+    length = _lcs_length(candidate, reference)
     precision, recall = length / len(candidate), length / len(reference)
     return Score(precision, recall, _fmeasure(precision, recall))
 

@@ -137,8 +137,72 @@ def _tokenizer_class(jieba):
                     self._load(sentence)
                 return super().get_DAG(sentence)
 
+            def _Tokenizer__cut_DAG(self, sentence):  # noqa: N802 (jieba's private name, so cut() calls it)
+                """jieba's cut with its HMM: the dictionary's best route, and the HMM guessing words in
+                each run of single characters that is not itself a word; the HMM here is linear."""
+                route: dict = {}
+                self.calc(sentence, self.get_DAG(sentence), route)
+                words, run, start = [], "", 0
+                while start < len(sentence):
+                    end = route[start][1] + 1
+                    if end - start == 1:
+                        run += sentence[start]
+                    else:
+                        words += self._run_words(run) + [sentence[start:end]]
+                        run = ""
+                    start = end
+                return words + self._run_words(run)
+
+            def _run_words(self, run: str) -> list[str]:
+                if len(run) > 1 and not self.FREQ.get(run):
+                    return _hmm_words(jieba.finalseg, run)
+                return list(run)
+
         _TOKENIZER_CLASS.append(_LazyTokenizer)
     return _TOKENIZER_CLASS[0]
+
+
+def _hmm_states(finalseg, text: str) -> list[str]:
+    """The B/M/E/S state of each character that ``jieba.finalseg.viterbi`` finds (the same sums, the
+    same ties), keeping back-pointers: jieba copies each state's whole path at every character, which
+    costs quadratic time on a long run ("的" * 40,000 took 43 s)."""
+    emit, low = finalseg.emit_P, finalseg.MIN_FLOAT
+    # each state's two possible previous states, with the log-probability of that transition
+    steps = {y: [(y0, finalseg.trans_P[y0].get(y, low)) for y0 in finalseg.PrevStatus[y]] for y in "BMES"}
+    score = {y: finalseg.start_P[y] + emit[y].get(text[0], low) for y in "BMES"}
+    back = []
+    for char in text[1:]:
+        new, came_from = {}, {}
+        for y, ((y0, t0), (y1, t1)) in steps.items():
+            e = emit[y].get(char, low)
+            new[y], came_from[y] = max((score[y0] + t0 + e, y0), (score[y1] + t1 + e, y1))
+        score = new
+        back.append(came_from)
+    states = [max((score[y], y) for y in "ES")[1]]
+    for came_from in reversed(back):
+        states.append(came_from[states[-1]])
+    return states[::-1]
+
+
+def _hmm_words(finalseg, text: str) -> list[str]:
+    """``jieba.finalseg.cut(text)``: runs of ideographs cut where the HMM's states end a word (E, S),
+    anything else split as finalseg splits it."""
+    words = []
+    for block in finalseg.re_han.split(text):
+        if not finalseg.re_han.match(block):
+            words += [piece for piece in finalseg.re_skip.split(block) if piece]
+            continue
+        found, begin, after = [], 0, 0
+        for i, state in enumerate(_hmm_states(finalseg, block)):
+            if state == "B":
+                begin = i
+            elif state in "ES":
+                found.append(block[begin:i + 1] if state == "E" else block[i])
+                after = i + 1
+        found += [block[after:]] if after < len(block) else []
+        words += [piece for word in found
+                  for piece in (word if word in finalseg.Force_Split_Words else [word])]
+    return words
 
 
 # ---------------------------------------------------------------- the prefix dictionary and its cache

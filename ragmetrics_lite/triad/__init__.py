@@ -20,7 +20,7 @@ from .labels import (
 )
 from .lexical import LexicalJudge
 from .embedding import EmbeddingJudge
-from .llm import LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
+from .llm import LLMEndpointError, LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
 from .metrics import (
     answer_relevancy,
     answer_relevancy_verdicts,
@@ -42,6 +42,7 @@ __all__ = [
     "EmbeddingJudge",
     "LLMJudge",
     "LLMReplyError",
+    "LLMEndpointError",
     "openai_compatible_complete",
     "llm_judge_from_environment",
     "faithfulness",

@@ -10,7 +10,11 @@ any verdict pattern without a judge.
 """
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterable
 from typing import NamedTuple
+
+import numpy as np
 
 __all__ = ["Verdict", "Judge", "ScriptedJudge"]
 
@@ -72,6 +76,11 @@ class ScriptedJudge(Judge):
     Notebook ``12_context_relevancy`` checks context precision against AP with it; exercise q13
     replays DeepEval-style verdicts through it.
 
+    A verdict is ``True`` or ``False``; ``1``/``0`` (a label column) and DeepEval's words ``"yes"``/``"no"``
+    mean the same. Anything else is refused, so that nothing is counted as yes by accident (``bool("no")``
+    is True): DeepEval's ``"idk"`` (the context does not say) among them, because DeepEval itself counts
+    it as yes, or as no with ``penalize_ambiguous_claims=True``: map it to the one you mean.
+
     >>> import ragmetrics_lite as rml
     >>> rml.triad.context_precision("q", ["c1", "c2", "c3"], judge=ScriptedJudge([False, True, True]))
     0.5833333333333333
@@ -80,7 +89,9 @@ class ScriptedJudge(Judge):
     name = "scripted"
 
     def __init__(self, verdicts, reason: str = "scripted"):
-        self.verdicts = [bool(v) for v in verdicts]
+        if isinstance(verdicts, (str, bytes)) or not isinstance(verdicts, Iterable):
+            raise TypeError(f"ScriptedJudge: verdicts must be a list of True/False, got {type(verdicts).__name__}")
+        self.verdicts = [_verdict(v, i) for i, v in enumerate(verdicts)]
         self.reason = reason
 
     def _replay(self, asked: list) -> list[Verdict]:
@@ -97,3 +108,20 @@ class ScriptedJudge(Judge):
 
     def answer_relevance(self, question, statements):
         return self._replay(statements)
+
+
+def _verdict(value: object, position: int) -> bool:
+    """True or False; 1/0 and "yes"/"no" (any case, spaces around) as the same; anything else a ValueError."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and value in (0, 1):
+        return value == 1
+    word = value.strip().lower() if isinstance(value, str) else None
+    if word in ("yes", "no"):
+        return word == "yes"
+    if word == "idk":
+        raise ValueError(f"ScriptedJudge: verdicts[{position}] is {value!r}, DeepEval's \"the context does not "
+                         "say\"; verdicts here are yes or no: map it to True or False (DeepEval counts it as yes, "
+                         "or as no with penalize_ambiguous_claims=True)")
+    raise ValueError(f"ScriptedJudge: verdicts[{position}] is {value!r}; a verdict is True or False "
+                     "(or 1/0, \"yes\"/\"no\")")

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..stats.agreement import cohens_kappa
@@ -40,9 +42,20 @@ _CHOICES = {"split": ("dev", "heldout"), "lang": ("zh", "en")}
 
 
 def _check_task(task: object) -> str:
-    if task not in TRIAD_TASKS:
-        raise ValueError(f"task must be one of {TRIAD_TASKS}, got {task!r}")
+    if not isinstance(task, str) or task not in TRIAD_TASKS:
+        shown = f"a {type(task).__name__}" if isinstance(task, pd.DataFrame) else repr(task)
+        raise ValueError(f"task must be one of {TRIAD_TASKS}, got {shown}")
     return task
+
+
+def _zero_ones(values, name: str) -> list[int]:
+    """Labels as 0/1 ints: True/False and 1.0/0.0 too; anything else (NA, 0.7, "1") names its position."""
+    labels = []
+    for position, value in enumerate(values):
+        if not (isinstance(value, (numbers.Real, np.bool_)) and value in (0, 1)):
+            raise ValueError(f"{name}[{position}] is {value!r}: every label must be 1 or 0")
+        labels.append(int(value))
+    return labels
 
 
 def _check_item(item: object, where: str, task: str) -> dict:
@@ -86,13 +99,15 @@ def read_triad_labels(directory, task: str) -> pd.DataFrame:
     ``13_faithfulness`` reads ``read_triad_labels("../data/triad", "faithfulness")``.
 
     >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> temporary = tempfile.TemporaryDirectory()
+    >>> folder = pathlib.Path(temporary.name)
     >>> _ = (folder / "answer_relevancy.jsonl").write_text(
     ...     '{"id": "a1", "split": "dev", "lang": "en", "phenomenon": "direct", '
     ...     '"question": "How do I get a refund?", "statement": "Open the order page.", "label": 1, "note": ""}\\n')
     >>> read_triad_labels(folder, "answer_relevancy")[["id", "label"]]
        id  label
     0  a1      1
+    >>> temporary.cleanup()
     """
     task = _check_task(task)
     items = _read_items(Path(directory) / f"{task}.jsonl", lambda item, where: _check_item(item, where, task),
@@ -111,7 +126,8 @@ def read_second_labels(directory, task: str) -> pd.DataFrame:
     lacks is an error. Notebooks 12, 13, 14 and 18 compare the two labellers this way.
 
     >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> temporary = tempfile.TemporaryDirectory()
+    >>> folder = pathlib.Path(temporary.name)
     >>> (folder / "second_labeller").mkdir()
     >>> _ = (folder / "answer_relevancy.jsonl").write_text(
     ...     '{"id": "a1", "split": "dev", "lang": "en", "phenomenon": "direct", '
@@ -120,6 +136,7 @@ def read_second_labels(directory, task: str) -> pd.DataFrame:
     >>> read_second_labels(folder, "answer_relevancy")[["id", "label", "second_label"]]
        id  label  second_label
     0  a1      1             0
+    >>> temporary.cleanup()
     """
     first = read_triad_labels(directory, task)
     shown = f"second_labeller/{task}.jsonl"
@@ -141,6 +158,8 @@ def judge_items(items: pd.DataFrame, task: str, judge: Judge | None = None) -> p
        judge
     0      1
     """
+    if isinstance(task, pd.DataFrame) and isinstance(items, str):
+        raise TypeError(f"judge_items(items, task, judge) takes the items first: got the task {items!r} first")
     task = _check_task(task)
     if not isinstance(items, pd.DataFrame):
         raise TypeError(f"items must be a DataFrame (from read_triad_labels), got {type(items).__name__}")
@@ -178,7 +197,7 @@ def agreement_summary(truth, predicted) -> pd.Series:
     kappa              0.5
     dtype: object
     """
-    truth, predicted = [int(x) for x in truth], [int(x) for x in predicted]
+    truth, predicted = _zero_ones(truth, "truth"), _zero_ones(predicted, "predicted")
     if len(truth) != len(predicted):
         raise ValueError(f"truth and predicted must label the same items: {len(truth)} and {len(predicted)}")
     if not truth:

@@ -158,6 +158,10 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(token.lower() for token in tokenize(text))
 
 
+#: negation_cues, cached: a statement's clause is checked against every context clause tied closest to it
+_cues = lru_cache(maxsize=8192)(negation_cues)
+
+
 @lru_cache(maxsize=8192)
 def _prepare(text: str) -> _Text:
     return _Text(text.lower(), frozenset(map(_stem, _tokens(text))), tuple(quantities_in(text)))
@@ -257,21 +261,19 @@ class LexicalJudge(Judge):
     def support(self, statements: list[str], contexts: list[str]) -> list[Verdict]:
         """One verdict per statement: its words covered, quantities and negation agree."""
         whole = _prepare("\n".join(contexts))
-        sentences = [(t, _prepare(t)) for chunk in contexts for t in _sentences(chunk)]
-        clauses = [(t, _prepare(t)) for chunk in contexts for t in _clauses(chunk)]
+        # each distinct sentence and clause once, in order: a repeated one scores and checks the same
+        sentences = [(t, _prepare(t)) for t in dict.fromkeys(t for chunk in contexts for t in _sentences(chunk))]
+        clauses = [(t, _prepare(t)) for t in dict.fromkeys(t for chunk in contexts for t in _clauses(chunk))]
         return [self._support_one(statement, whole, sentences or [("", whole)], clauses or [("", whole)])
                 for statement in statements]
 
-    def _closest(self, text: str, candidates: list) -> tuple[str, _Text]:
-        """The candidate (text, prepared) sharing most content words with ``text``; the first of equals."""
-        words = self.content_words(text)
-        return max(candidates, key=lambda c: sum(_found_in(w, c[1]) for w in words))
-
-    def _closest_all(self, text: str, candidates: list) -> list[_Text]:
-        """Every prepared candidate sharing the most content words with ``text`` (ties kept)."""
+    def _closest_all(self, text: str, candidates: list) -> list:
+        """Every candidate (text, prepared) sharing the most content words with ``text`` (ties kept, in
+        order). One pass: the scores are counted once and their maximum taken once."""
         words = self.content_words(text)
         scores = [sum(_found_in(w, c[1]) for w in words) for c in candidates]
-        return [c[1] for c, score in zip(candidates, scores) if score == max(scores)]
+        most = max(scores)
+        return [c for c, score in zip(candidates, scores) if score == most]
 
     def _support_one(self, statement: str, whole: _Text, sentences: list, clauses: list) -> Verdict:
         words = self.content_words(statement)
@@ -283,12 +285,12 @@ class LexicalJudge(Judge):
         if found / len(words) < self.support_threshold:
             problems.append(f"coverage {found / len(words):.2f} < {self.support_threshold:g} "
                             f"(missing: {', '.join(missing)})")
-        closest = self._closest_all(statement, sentences)  # quantities: the sentence(s) that say it
+        closest = [c[1] for c in self._closest_all(statement, sentences)]  # quantities: the sentence(s) saying it
         convert = "units" in self.rules
         problems += [f"number {q.value}{' ' + q.unit if q.unit else ''} not in the closest context sentence"
                      for q in quantities_in(statement) if not any(_quantity_found(q, c, convert) for c in closest)]
         for clause in _clauses(statement):  # negation: the closest context clause (any of equals) agrees
-            candidates = [c[0] for c in clauses if c[1] in self._closest_all(clause, clauses)]
+            candidates = [c[0] for c in self._closest_all(clause, clauses)]
             problems += min((self._negation_problem(clause, c) for c in candidates), key=len)
         reasons = [f"{found}/{len(words)} content words in the context", *problems]
         return Verdict(not problems, "; ".join(reasons))
@@ -297,7 +299,7 @@ class LexicalJudge(Judge):
     def _negation_problem(clause: str, context_clause: str) -> list[str]:
         """A clause negates when it holds an odd number of cues: 没有哪位员工可以不参加 (two cues)
         says that everyone must. Statement and closest context clause must agree."""
-        said, context_said = negation_cues(clause), negation_cues(context_clause)
+        said, context_said = _cues(clause), _cues(context_clause)
         if len(said) % 2 > len(context_said) % 2:
             return [f"the statement negates ({', '.join(said)}), the closest context clause does not"]
         if len(said) % 2 < len(context_said) % 2:

@@ -25,27 +25,30 @@ The prompts are the constants ``*_PROMPT_EN`` / ``*_PROMPT_ZH`` of :mod:`~ragmet
 (:class:`string.Template` text with ``$`` placeholders), also importable from here:
 ``print(SUPPORT_PROMPT_ZH)`` shows one.
 
-What is *not* here, on purpose: retries, temperature, seeds and caching. A judge's reply
-changes between runs and sometimes is not JSON; the caller decides what to do about it (wrap
-``complete``, catch :class:`LLMReplyError` and ask again, average several runs). This module
-raises an error that quotes the reply, and never guesses a verdict.
+What is *not* here, on purpose: retries and seeds. A judge's reply changes between runs and
+sometimes is not JSON; the caller decides what to do about it (wrap ``complete``, catch
+:class:`LLMReplyError` and ask again, average several runs). This module raises an error that
+quotes the start of the reply (credentials masked), and never guesses a verdict. A reply is read
+in linear time whatever it holds, and one over ``MAX_REPLY_CHARACTERS`` is refused unread.
 
-:func:`openai_compatible_complete` builds a ``complete`` for any OpenAI-compatible
-``/chat/completions`` endpoint (OpenAI, a local Ollama or vLLM server), configured by the
-environment variables ``RAGMETRICS_LLM_BASE_URL``, ``RAGMETRICS_LLM_MODEL`` and
+:func:`~ragmetrics_lite.triad.endpoint.openai_compatible_complete` builds a ``complete`` for any
+OpenAI-compatible ``/chat/completions`` endpoint (OpenAI, a local Ollama or vLLM server), with one
+deadline per call, token usage summed and replies cached on disk (:mod:`~ragmetrics_lite.triad.endpoint`),
+configured by the environment variables ``RAGMETRICS_LLM_BASE_URL``, ``RAGMETRICS_LLM_MODEL`` and
 ``RAGMETRICS_LLM_API_KEY``. The repository's ``conftest.py`` removes them, so that tests and
 strict nbval never reach a model.
 """
 from __future__ import annotations
 
 import json
-import os
-import re
+import string
 import textwrap
 from collections.abc import Callable, Sequence
 from string import Template
 
 from ..text.tokenization import CJK_IDEOGRAPH
+from .endpoint import (ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLM_ENVIRONMENT_VARIABLES, LLMEndpointError,  # noqa: F401
+                       _setting, openai_compatible_complete, quote)
 from .judges import Judge, Verdict
 from .prompts import (
     ANSWER_RELEVANCE_PROMPT_EN,
@@ -61,6 +64,7 @@ from .prompts import (
 __all__ = [
     "LLMJudge",
     "LLMReplyError",
+    "LLMEndpointError",
     "openai_compatible_complete",
     "llm_judge_from_environment",
     "LLM_ENVIRONMENT_VARIABLES",
@@ -72,14 +76,8 @@ __all__ = [
     "ANSWER_RELEVANCE_PROMPT_ZH",
 ]
 
-ENV_BASE_URL = "RAGMETRICS_LLM_BASE_URL"
-ENV_MODEL = "RAGMETRICS_LLM_MODEL"
-ENV_API_KEY = "RAGMETRICS_LLM_API_KEY"
-LLM_ENVIRONMENT_VARIABLES = (ENV_BASE_URL, ENV_MODEL, ENV_API_KEY)
-
 _LANGUAGES = ("auto", "zh", "en")
-_FENCE = re.compile(r"^```[A-Za-z]*\s*(.*?)\s*```$", re.DOTALL)
-_QUOTE_LIMIT = 300  # characters of the reply an error message quotes
+MAX_REPLY_CHARACTERS = 200_000  # some 500 verdicts with their reasons; a longer reply is not read
 
 
 class LLMReplyError(ValueError):
@@ -91,17 +89,10 @@ class LLMReplyError(ValueError):
 
     def __init__(self, where: str, problem: str, reply: str):
         self.where, self.problem, self.reply = where, problem, reply
-        super().__init__(f"{where}: {problem}. The reply was: {_quote(reply)}")
+        super().__init__(f"{where}: {problem}. The reply was: {quote(reply)}")
 
     def __reduce__(self):  # survives pickling (multiprocessing, pytest-xdist) with its fields
         return type(self), (self.where, self.problem, self.reply)
-
-
-def _quote(reply: str) -> str:
-    """The reply as a one-line repr, cut to a readable length (Chinese stays readable)."""
-    if len(reply) <= _QUOTE_LIMIT:
-        return repr(reply)
-    return f"{reply[:_QUOTE_LIMIT]!r}... ({len(reply)} characters in all)"
 
 
 def _texts(values: object, name: str, where: str) -> list[str]:
@@ -120,6 +111,15 @@ def _numbered(items: list[str], style: str) -> str:
                      for i, item in enumerate(items, start=1))
 
 
+def _unfenced(text: str) -> str:
+    """What a ```json ... ``` fence around ``text`` holds (the fence's language letters and the
+    whitespace inside dropped), else ``text``: string operations in linear time, where a regular
+    expression backtracked cubically on a fence that never closes."""
+    if len(text) < 6 or not (text.startswith("```") and text.endswith("```")):
+        return text
+    return text[3:-3].lstrip(string.ascii_letters).strip()
+
+
 def _parse_verdicts(reply: object, count: int, where: str) -> list[Verdict]:
     """The ``count`` verdicts of a reply, or LLMReplyError saying what is wrong with it.
 
@@ -127,15 +127,17 @@ def _parse_verdicts(reply: object, count: int, where: str) -> list[Verdict]:
     """
     if not isinstance(reply, str):
         raise TypeError(f"{where}: complete() must return a str, got {type(reply).__name__}")
-    text = reply.strip()
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
+    if len(reply) > MAX_REPLY_CHARACTERS:
+        raise LLMReplyError(where, f"the reply is {len(reply):,} characters, over the limit of "
+                                   f"{MAX_REPLY_CHARACTERS:,}", reply)
     try:
-        data = json.loads(text)
+        data = json.loads(_unfenced(reply.strip()))
     except json.JSONDecodeError as error:
         raise LLMReplyError(where, f"the reply is not JSON ({error.msg} at character {error.pos})",
                             reply) from None
+    except (ValueError, RecursionError) as error:  # a number over 4,300 digits; nesting deeper than Python's stack
+        problem = "nested too deeply" if isinstance(error, RecursionError) else str(error).split(";")[0]
+        raise LLMReplyError(where, f"the reply is not JSON that can be read ({problem})", reply) from None
     if not isinstance(data, dict) or "verdicts" not in data:
         raise LLMReplyError(where, 'the reply is not a JSON object with the key "verdicts"', reply)
     verdicts = data["verdicts"]
@@ -257,69 +259,6 @@ class LLMJudge(Judge):
 
 
 # ----------------------------------------------------------------------------- a real model
-def _setting(value: str | None, variable: str) -> str | None:
-    """An argument, else the environment variable (blank counts as unset)."""
-    if value is None:
-        value = os.environ.get(variable, "")
-    return value.strip() or None
-
-
-def openai_compatible_complete(base_url: str | None = None, model: str | None = None,
-                               api_key: str | None = None, *,
-                               timeout: float = 60.0) -> Callable[[str], str]:
-    """A ``complete(prompt) -> str`` that asks an OpenAI-compatible chat endpoint.
-
-    It POSTs ``{"model": model, "messages": [{"role": "user", "content": prompt}]}`` to
-    ``{base_url}/chat/completions`` and returns ``choices[0].message.content``. Arguments left
-    out come from ``RAGMETRICS_LLM_BASE_URL`` (e.g. ``http://localhost:11434/v1`` for a local
-    Ollama server), ``RAGMETRICS_LLM_MODEL`` and ``RAGMETRICS_LLM_API_KEY`` (optional, sent as
-    ``Authorization: Bearer ...`` when set). No temperature or seed is sent, so the server's
-    defaults apply: wrap the function to change that, or to retry. An HTTP error raises
-    ``requests.HTTPError`` with the status and the start of the body. Used by
-    :func:`llm_judge_from_environment` in notebooks 12-14.
-
-    Building it sends nothing; each call is one request:
-
-    >>> complete = openai_compatible_complete("http://localhost:11434/v1", "qwen2.5:7b")
-    >>> complete.__name__
-    'openai_compatible_complete[qwen2.5:7b]'
-    """
-    import requests
-
-    base_url = _setting(base_url, ENV_BASE_URL)
-    model = _setting(model, ENV_MODEL)
-    api_key = _setting(api_key, ENV_API_KEY)
-    for value, what, variable in ((base_url, "base_url", ENV_BASE_URL), (model, "model", ENV_MODEL)):
-        if value is None:
-            raise ValueError(f"openai_compatible_complete: no {what}: pass {what}=... or set the "
-                             f"environment variable {variable}")
-    url = base_url.rstrip("/") + "/chat/completions"
-    headers = {"Content-Type": "application/json"}
-    if api_key:
-        headers["Authorization"] = f"Bearer {api_key}"
-
-    def complete(prompt: str) -> str:
-        if not isinstance(prompt, str):
-            raise TypeError(f"complete: prompt must be a str, got {type(prompt).__name__}")
-        payload = {"model": model, "messages": [{"role": "user", "content": prompt}]}
-        response = requests.post(url, json=payload, headers=headers, timeout=timeout)
-        if response.status_code >= 400:
-            raise requests.HTTPError(f"{url} answered HTTP {response.status_code}: "
-                                     f"{_quote(response.text)}", response=response)
-        try:
-            content = response.json()["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            raise ValueError(f"{url}: the response is not a chat completion with "
-                             f"choices[0].message.content: {_quote(response.text)}") from None
-        if not isinstance(content, str):
-            raise ValueError(f"{url}: choices[0].message.content is {type(content).__name__}, "
-                             f"expected a str: {_quote(response.text)}")
-        return content
-
-    complete.__name__ = f"openai_compatible_complete[{model}]"
-    return complete
-
-
 _HOW_TO_ENABLE = (
     "No LLM judge is configured, so nothing is sent to a model. To judge with one, set "
     f"{ENV_BASE_URL} and {ENV_MODEL} (and {ENV_API_KEY} if the server needs a key) for any "
@@ -333,7 +272,8 @@ def llm_judge_from_environment() -> LLMJudge | None:
 
     With ``RAGMETRICS_LLM_BASE_URL`` and ``RAGMETRICS_LLM_MODEL`` set (``RAGMETRICS_LLM_API_KEY``
     optional) it returns ``LLMJudge(openai_compatible_complete())``; otherwise it prints one
-    short paragraph naming the variables and returns None. Notebooks 12-14 call it in one cell::
+    short paragraph naming the variables and returns None, after a line naming the missing variable
+    when only some are set. Notebooks 12-14 call it in one cell::
 
         llm_judge = rml.triad.llm_judge_from_environment()
         if llm_judge is not None:
@@ -346,7 +286,12 @@ def llm_judge_from_environment() -> LLMJudge | None:
     ...
     True
     """
-    if _setting(None, ENV_BASE_URL) and _setting(None, ENV_MODEL):
+    given = [name for name in LLM_ENVIRONMENT_VARIABLES if _setting(None, name)]
+    missing = [name for name in (ENV_BASE_URL, ENV_MODEL) if name not in given]
+    if not missing:
         return LLMJudge(openai_compatible_complete())
+    if given:  # half set: say what is missing before how to set it
+        print(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} set, but {' and '.join(missing)} "
+              f"{'is' if len(missing) == 1 else 'are'} not.")
     print(textwrap.fill(_HOW_TO_ENABLE, width=96))
     return None

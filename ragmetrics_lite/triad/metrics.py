@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
@@ -92,8 +92,12 @@ def ask_judge(judge: Judge, method: str, first, second, n_items: int) -> list[Ve
     """Call ``judge.method(first, second)`` and check one (bool, str) verdict per judged item."""
     if not n_items:
         return []
-    verdicts = list(getattr(judge, method)(first, second))
+    returned = getattr(judge, method)(first, second)
     name = getattr(judge, "name", type(judge).__name__)
+    if isinstance(returned, (str, bytes)) or not isinstance(returned, Iterable):
+        raise TypeError(f"judge {name!r} ({type(judge).__name__}) returned {type(returned).__name__} from "
+                        f"{method}(); it must return a list of Verdict(bool, str), one per item")
+    verdicts = list(returned)
     if len(verdicts) != n_items:
         raise ValueError(f"judge {name!r} returned {len(verdicts)} verdicts from {method}() "
                          f"for {n_items} items; it must return one per item")

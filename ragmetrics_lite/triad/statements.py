@@ -27,8 +27,11 @@ import re
 __all__ = ["split_statements"]
 
 _CLOSERS = "\"'”’」』）)\\]】》〉"
+# A run of full stops is tried once, from its first dot ((?<!\.)) and whole (\.++ never gives dots
+# back): the lookahead after a run does not depend on where in the run it started, so retrying every
+# dot of a long run that is not a sentence end ("." * 16000 + "x") would only cost quadratic time.
 _SENTENCE_END = re.compile(
-    rf"(?:[。！？；!?;]+|\.+(?=[{_CLOSERS}]*(?:\s|$)))[{_CLOSERS}]*"
+    rf"(?:[。！？；!?;]+|(?<!\.)\.++(?=[{_CLOSERS}]*(?:\s|$)))[{_CLOSERS}]*"
 )
 
 
