@@ -1,167 +1,32 @@
 """ragmetrics_lite: small, readable RAG evaluation metrics, each derived in a notebook.
 
-Retrieval metrics agree with trec_eval per query (``retrieval``: the per-query functions in
-``retrieval.metrics``, ``evaluate`` in ``retrieval.evaluate`` over the metric table in
-``retrieval.table``, computed by the fast engine in ``fast``); TREC files are read by ``trec_io``;
-exercises for the notebooks live in ``ragmetrics_lite.course.exercises``.
+The library is grouped by course stage, each subpackage declaring its public names once (its
+``__all__``), all re-exported here: ``retrieval`` (notebooks 01-07: the per-query functions in
+``retrieval.metrics``, ``evaluate`` over the metric table in ``retrieval.table``, computed by the
+fast engine in ``fast``), ``text`` (08-11), ``triad`` (12-14, the judged metrics), ``stats``
+(15-17); TREC, CSV and JSON Lines files are read by ``trec_io``. Exercises, plotting and the other
+course machinery live in ``ragmetrics_lite.course``; the few names a notebook calls as ``rml.…``
+are re-exported here.
 """
+from . import retrieval, stats, text, triad
 from ._validation import RagMetricsWarning
+from .course.notes import notes_check, notes_claim, on_notes_example, same_inputs
+from .course.playground import rank_playground
+from .retrieval import *  # noqa: F401,F403  (the names of each stage's __all__)
 from .retrieval.evaluate import evaluate
 from .retrieval.table import METRICS, trec_eval_measure
-from .retrieval.metrics import (
-    average_precision,
-    dcg_at_k,
-    hit_at_k,
-    judged_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    r_precision,
-    recall_at_k,
-    reciprocal_rank,
-)
+from .stats import *  # noqa: F401,F403
+from .text import *  # noqa: F401,F403
 from .trec_io import read_qrels, read_run
-from .text import (
-    LCS,
-    SMOOTHING_DEFAULTS,
-    Score,
-    bleu,
-    brevity_penalty,
-    clipped_precision,
-    closest_reference_length,
-    corpus_bleu,
-    count_chunks,
-    lcs,
-    meteor,
-    meteor_alignment,
-    ngrams,
-    rouge_l,
-    rouge_n,
-    rouge_scores,
-    tokenize,
-    word_list_entries,
-)
-from .course.notes import notes_check, notes_claim, on_notes_example, same_inputs
-from .stats import (
-    PERCENTILE_METHODS,
-    StageTimer,
-    bootstrap_ci,
-    cohens_kappa,
-    fleiss_kappa,
-    holm_rejections,
-    latency_percentiles,
-    paired_permutation_test,
-    rating_counts,
-)
-from .stats import ppi_mean_ci
-from .course.playground import rank_playground
-from . import triad
-from .triad import (
-    AGREEMENT_BAR,
-    TRIAD_TASKS,
-    EmbeddingJudge,
-    Judge,
-    LexicalJudge,
-    LLMEndpointError,
-    LLMJudge,
-    LLMReplyError,
-    Verdict,
-    agreement_summary,
-    answer_relevancy,
-    answer_relevancy_verdicts,
-    context_precision,
-    context_precision_verdicts,
-    context_relevancy,
-    context_relevancy_verdicts,
-    faithfulness,
-    faithfulness_verdicts,
-    judge_items,
-    llm_judge_from_environment,
-    openai_compatible_complete,
-    meets_agreement_bar,
-    read_judge_scores,
-    read_second_labels,
-    read_triad_labels,
-    ScriptedJudge,
-    split_statements,
-)
+from .triad import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "recall_at_k",
-    "precision_at_k",
-    "hit_at_k",
-    "reciprocal_rank",
-    "average_precision",
-    "r_precision",
-    "dcg_at_k",
-    "ndcg_at_k",
-    "judged_at_k",
-    "evaluate",
-    "trec_eval_measure",
-    "read_qrels",
-    "read_run",
-    "METRICS",
+    *retrieval.__all__, "evaluate", "trec_eval_measure", "read_qrels", "read_run", "METRICS",
     "RagMetricsWarning",
-    "tokenize",
-    "ngrams",
-    "word_list_entries",
-    "bleu",
-    "corpus_bleu",
-    "brevity_penalty",
-    "closest_reference_length",
-    "clipped_precision",
-    "SMOOTHING_DEFAULTS",
-    "rouge_n",
-    "rouge_l",
-    "rouge_scores",
-    "lcs",
-    "Score",
-    "LCS",
-    "meteor",
-    "meteor_alignment",
-    "count_chunks",
-    "notes_check",
-    "notes_claim",
-    "same_inputs",
-    "on_notes_example",
-    "latency_percentiles",
-    "PERCENTILE_METHODS",
-    "StageTimer",
-    "cohens_kappa",
-    "fleiss_kappa",
-    "rating_counts",
-    "paired_permutation_test",
-    "bootstrap_ci",
-    "holm_rejections",
-    "ppi_mean_ci",
-    "rank_playground",
-    "triad",
-    "split_statements",
-    "Verdict",
-    "Judge",
-    "LexicalJudge",
-    "EmbeddingJudge",
-    "LLMJudge",
-    "LLMReplyError",
-    "LLMEndpointError",
-    "openai_compatible_complete",
-    "llm_judge_from_environment",
-    "faithfulness",
-    "faithfulness_verdicts",
-    "context_relevancy",
-    "context_relevancy_verdicts",
-    "answer_relevancy",
-    "answer_relevancy_verdicts",
-    "context_precision",
-    "context_precision_verdicts",
-    "TRIAD_TASKS",
-    "read_triad_labels",
-    "read_judge_scores",
-    "read_second_labels",
-    "judge_items",
-    "agreement_summary",
-    "AGREEMENT_BAR",
-    "meets_agreement_bar",
-    "ScriptedJudge",
+    *text.__all__,
+    *stats.__all__,
+    "triad", *triad.__all__,
+    "notes_check", "notes_claim", "same_inputs", "on_notes_example", "rank_playground",
 ]

@@ -7,26 +7,7 @@
 * ``evaluate``: a whole run against judgments, one row per query, computed by the fast engine
   (``ragmetrics_lite.fast``), which is tested equal to the per-query functions.
 """
-from .metrics import (
-    average_precision,
-    dcg_at_k,
-    hit_at_k,
-    judged_at_k,
-    ndcg_at_k,
-    precision_at_k,
-    r_precision,
-    recall_at_k,
-    reciprocal_rank,
-)
+from . import metrics
+from .metrics import *  # noqa: F401,F403
 
-__all__ = [
-    "recall_at_k",
-    "precision_at_k",
-    "hit_at_k",
-    "reciprocal_rank",
-    "average_precision",
-    "r_precision",
-    "dcg_at_k",
-    "ndcg_at_k",
-    "judged_at_k",
-]
+__all__ = list(metrics.__all__)

@@ -4,20 +4,10 @@
 a paired permutation test and a bootstrap interval (as scipy) and Holm's correction; ``agreement``
 Cohen's kappa (as scikit-learn) and Fleiss' kappa.
 """
-from .agreement import cohens_kappa, fleiss_kappa, rating_counts
-from .latency import PERCENTILE_METHODS, StageTimer, latency_percentiles
-from .ppi import ppi_mean_ci
-from .significance import bootstrap_ci, holm_rejections, paired_permutation_test
+from . import agreement, latency, ppi, significance
+from .agreement import *  # noqa: F401,F403
+from .latency import *  # noqa: F401,F403
+from .ppi import *  # noqa: F401,F403
+from .significance import *  # noqa: F401,F403
 
-__all__ = [
-    "latency_percentiles",
-    "PERCENTILE_METHODS",
-    "StageTimer",
-    "paired_permutation_test",
-    "bootstrap_ci",
-    "holm_rejections",
-    "cohens_kappa",
-    "fleiss_kappa",
-    "rating_counts",
-    "ppi_mean_ci",
-]
+__all__ = [*latency.__all__, *significance.__all__, *agreement.__all__, *ppi.__all__]
