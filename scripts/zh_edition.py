@@ -33,7 +33,9 @@ launcher's ``--zh``) the exercises print them, each only while its msgid is the 
 and alt texts replaced by their translations; code (less comments), outputs and metadata are copied,
 so it needs no second execution (printed output, table headers and plot titles stay English). Links
 to other notebooks, ``docs/`` and the README point at the Chinese page where there is one, and a
-link to a heading follows the heading's translation.
+link to a heading follows the heading's translation. The Chinese study aids and the Chinese README's
+table take titles, cards and reading times from the Chinese pages as the same build writes them, so one
+build is enough after a catalogue leaves the pending list or a title changes.
 
 **--check** exits 1, naming notebook and cell, when an English cell has no current translation (new,
 changed since it was translated, untranslated), when a translation breaks a rule below, or when a
@@ -71,6 +73,7 @@ import os
 import re
 import string
 import sys
+import tempfile
 import tokenize
 import unicodedata
 from pathlib import Path
@@ -907,7 +910,29 @@ def _page(paths: Paths, stem: str, links: Links) -> Path:
     return paths.zh / f"{stem}.ipynb" if stem in links.translated else paths.notebooks / f"{stem}.ipynb"
 
 
-def cheatsheet_zh(paths: Paths, translations: dict[str, str], links: Links) -> str:
+class Pages(NamedTuple):
+    """The notebooks the study aids read, each as this build writes it: a Chinese page the build writes is
+    read from its text (so the first build after a catalogue leaves the pending list, or after a title or
+    a card changes, is right at once), any other page from disk. The readers (``reading_time.title``,
+    ``reading_time.reading_time``, ``study_aids.parse_cards``) take a file: a page built now is copied into
+    ``folder`` under its own name, once."""
+    built: dict[Path, str]  # page -> the text the build writes
+    folder: Path | None = None  # a temporary folder, needed only when ``built`` is not empty
+
+    def file(self, page: Path) -> Path:
+        text = self.built.get(page)
+        if text is None:
+            return page
+        copy = self.folder / page.name
+        if not copy.exists():
+            copy.write_text(text, encoding="utf-8")
+        return copy
+
+
+ON_DISK = Pages({})
+
+
+def cheatsheet_zh(paths: Paths, translations: dict[str, str], links: Links, pages: Pages = ON_DISK) -> str:
     lines = ["# 指标速查表 · Cheat sheet", "",
              f"{GENERATED_ZH}每行是一张指标卡片（`ragmetrics_lite/data/cards/*.toml`）；检索指标按 `evaluate` "
              "接受的写法命名，括号里是它的逐查询函数。公式用纯文本书写，每个笔记本都会一步步推导自己的指标。"
@@ -918,7 +943,7 @@ def cheatsheet_zh(paths: Paths, translations: dict[str, str], links: Links) -> s
     for row in rows:
         text = {field: translations[f"cheatsheet {_function(row)} {field}"] for field in CHEATSHEET_FIELDS}
         page = _page(paths, row.notebook, links)
-        short = reading_time.title(page).split(" · ")[0]
+        short = reading_time.title(pages.file(page)).split(" · ")[0]
         link = f"[{row.notebook[:2]} · {study_aids._cell(short)}]({study_aids._relative(page, paths.docs)})"
         cells = [row.metric, f"<code>{study_aids._cell(row.formula)}</code>",
                  *(study_aids._cell(text[field]) for field in CHEATSHEET_FIELDS), link]
@@ -926,10 +951,10 @@ def cheatsheet_zh(paths: Paths, translations: dict[str, str], links: Links) -> s
     return "\n".join(lines) + "\n"
 
 
-def deck_zh(paths: Paths, links: Links) -> str:
+def deck_zh(paths: Paths, links: Links, pages: Pages = ON_DISK) -> str:
     """Every interview card, from the Chinese notebook where there is one (cards are bilingual anyway)."""
-    pages = [_page(paths, path.stem, links) for path in reading_time.notebooks(paths.notebooks)]
-    groups = [(page, cards) for page in pages if (cards := study_aids.parse_cards(page))]
+    chosen = [_page(paths, path.stem, links) for path in reading_time.notebooks(paths.notebooks)]
+    groups = [(page, cards) for page in chosen if (cards := study_aids.parse_cards(pages.file(page)))]
     total = sum(len(cards) for _, cards in groups)
     lines = ["# 面试题卡 · Interview deck", "",
              f"{GENERATED_ZH}这里收录每个笔记本的全部面试题，共 {total} 张，来自 {len(groups)} 个笔记本，"
@@ -937,7 +962,7 @@ def deck_zh(paths: Paths, links: Links) -> str:
              "每个指标一行的速查：[指标速查表](cheatsheet.zh-CN.md)。"]
     for page, cards in groups:
         link = study_aids._relative(page, paths.docs)
-        lines += ["", f"## [{page.name[:2]} · {reading_time.title(page)}]({link})"]
+        lines += ["", f"## [{page.name[:2]} · {reading_time.title(pages.file(page))}]({link})"]
         for card in cards:
             anchor = f"{link}#{study_aids.heading_anchor(card.heading)}" if card.heading else link
             title = card.heading.replace('"', "'")
@@ -957,7 +982,7 @@ def glossary_zh(paths: Paths, translations: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def reading_table(paths: Paths, translations: dict[str, str], links: Links) -> str:
+def reading_table(paths: Paths, translations: dict[str, str], links: Links, pages: Pages = ON_DISK) -> str:
     """The Chinese README's notebook table: each notebook's minutes as the Chinese page reads.
 
     Same formula as the English table (scripts/reading_time.py: Chinese characters at 400 a minute);
@@ -966,11 +991,12 @@ def reading_table(paths: Paths, translations: dict[str, str], links: Links) -> s
     rows = ["| # | 笔记本 | 学什么 | 主线 | 全部 |", "|---|---|---|--:|--:|"]
     for path in reading_time.notebooks(paths.notebooks):
         number, page = path.name[:2], _page(paths, path.stem, links)
-        time = reading_time.reading_time(page)
+        time = reading_time.reading_time(pages.file(page))
         teaches = translations.get(f"readme {number}", reading_time.TEACHES.get(number, ""))
         note = "" if page.parent == paths.zh else "（英文，翻译中）"
         link = Path(os.path.relpath(page, paths.root)).as_posix()
-        rows.append(f"| {number} | [{reading_time._cell(reading_time.title(page))}]({link}){note} | "
+        title = reading_time.title(pages.file(page))
+        rows.append(f"| {number} | [{reading_time._cell(title)}]({link}){note} | "
                     f"{reading_time._cell(teaches)} | {time.main.minutes:.0f} 分钟 | {time.total.minutes:.0f} 分钟 |")
     return "\n".join(rows) + "\n"
 
@@ -1077,7 +1103,9 @@ def edition(paths: Paths = Paths(ROOT), checked: frozenset[str] | None = None) -
     anchors = {item.name: anchor_map([(unit.text, item.translations[unit.context]) for unit in item.units
                                       if unit.kind == "markdown" and unit.context in item.translations])
                for item in built}
-    links = Links(paths, frozenset(item.name for item in built), anchors)
+    # A Chinese page to link to: one this build writes (its catalogue is complete), or one on disk already.
+    linked = [item.name for item in built if not item.problems or (paths.zh / f"{item.name}.ipynb").exists()]
+    links = Links(paths, frozenset(linked), anchors)
     files = {}
     for item in items:
         problems[item.name] = item.problems + item.quality
@@ -1086,24 +1114,26 @@ def edition(paths: Paths = Paths(ROOT), checked: frozenset[str] | None = None) -
         chinese = translated_notebook(notebooks[item.name], item.translations, item.name, links)
         problems[item.name] += [f"{item.where}, {problem}" for problem in long_lines(chinese)]
         files[paths.zh / f"{item.name}.ipynb"] = notebook_text(chinese)
-    files.update(_study_aids(paths, built, links))
+    with tempfile.TemporaryDirectory() as folder:  # the study aids read the pages as just built, not from disk
+        files.update(_study_aids(paths, built, links, Pages(dict(files), Path(folder))))
     owned = {paths.zh / f"{stem}.ipynb" for stem in notebooks if stem not in waiting}
     owned |= {paths.docs / f"{name}.zh-CN.md" for name in ZH_DOCS} if DOCS_ITEM not in waiting else set()
     return Edition(files, problems, waiting, owned | set(files))
 
 
-def _study_aids(paths: Paths, items: list[Item], links: Links) -> dict[Path, str]:
-    """The Chinese study aids (when docs.po is complete) and the Chinese README's table (when it exists)."""
+def _study_aids(paths: Paths, items: list[Item], links: Links, pages: Pages) -> dict[Path, str]:
+    """The Chinese study aids (when docs.po is complete) and the Chinese README's table (when it exists),
+    from the Chinese pages as ``pages`` has them (as this build writes them)."""
     docs = next((item for item in items if item.name == DOCS_ITEM), None)
     translations = docs.translations if docs is not None else {}
     files = {}
     if docs is not None and not docs.problems:
-        files[paths.docs / "cheatsheet.zh-CN.md"] = cheatsheet_zh(paths, translations, links)
-        files[paths.docs / "interview.zh-CN.md"] = deck_zh(paths, links)
+        files[paths.docs / "cheatsheet.zh-CN.md"] = cheatsheet_zh(paths, translations, links, pages)
+        files[paths.docs / "interview.zh-CN.md"] = deck_zh(paths, links, pages)
         files[paths.docs / "glossary.zh-CN.md"] = glossary_zh(paths, translations)
     readme = paths.root / README_ZH
     if readme.exists() and reading_time.BEGIN in readme.read_text(encoding="utf-8"):
-        table = reading_table(paths, translations, links)
+        table = reading_table(paths, translations, links, pages)
         files[readme] = reading_time.replace_table(readme.read_text(encoding="utf-8"), table)
     return files
 
@@ -1280,8 +1310,11 @@ def main(argv: list[str] | None = None) -> int:
         result = edition(paths)
         docs = read_catalogue(paths.catalogue(DOCS_ITEM))
         translations = {e.msgctxt: e.msgstr for e in docs or [] if e.msgstr and "fuzzy" not in e.flags}
-        translated = frozenset(path.stem for path in result.owned if path.parent == paths.zh)
-        print(reading_table(paths, translations, Links(paths, translated, {})), end="")
+        built = {path: text for path, text in result.files.items() if path.parent == paths.zh}
+        translated = frozenset(path.stem for path in result.owned
+                               if path.parent == paths.zh and (path in built or path.exists()))
+        with tempfile.TemporaryDirectory() as folder:  # the pages as the build writes them
+            print(reading_table(paths, translations, Links(paths, translated, {}), Pages(built, Path(folder))), end="")
         return 0
     try:
         chosen = resolve(paths, args.check) if args.check else None

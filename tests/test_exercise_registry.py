@@ -172,10 +172,6 @@ def test_the_check_cell_is_followed_by_one_commented_hint_cell(name):
     assert not live, f"{notebook} calls {name}.solution() in a live cell"
 
 
-# Prompts that still name the bare function: their notebooks (12-14, 18) are edited on another branch
-PROMPTS_NOT_YET_ALIGNED = {"q12_context_precision", "q13_idk_verdicts", "q18_judged_at_k"}
-
-
 @pytest.mark.parametrize("name", FUNCTION_NAMES)
 def test_the_text_and_the_prompt_name_the_function_the_starter_cell_checks(name):
     """The notebook says "Write `my_x(...)`" and the prompt (help(qNN_...)) "Write my_x(...)" for the
@@ -187,8 +183,6 @@ def test_the_text_and_the_prompt_name_the_function_the_starter_cell_checks(name)
     [function] = re.findall(rf"\b{name}\.check\((\w+)\)", code)
     assert re.search(rf"^def {function}\(", code, re.M), f"{exercise.notebook} does not define {function}"
     assert f"Write `{function}(" in markdown, f"{exercise.notebook}'s exercise text does not name {function}"
-    if name in PROMPTS_NOT_YET_ALIGNED:
-        pytest.skip(f"{name}'s prompt is aligned with {exercise.notebook} on another branch")
     assert exercise.prompt.startswith(f"Write {function}("), exercise.prompt.split(":")[0]
 
 

@@ -471,6 +471,58 @@ def test_chinese_study_aids_cover_every_metric_card_and_glossary_row():
     assert table.count("（英文，翻译中）") == len(zh_edition.reading_time.notebooks(ROOT / "notebooks"))
 
 
+
+def test_the_first_build_after_a_page_lands_or_its_title_changes_needs_no_second_build(translated, capsys):
+    """The aids that read the Chinese pages (the README table here, the cheat sheet and the deck likewise)
+    read each page as the same build writes it, not the copy on disk, which may be missing or old."""
+    readme = translated / zh_edition.README_ZH
+    readme.write_text(f"# 中文版\n\n{zh_edition.reading_time.BEGIN}\n{zh_edition.reading_time.END}\n",
+                      encoding="utf-8")
+    pending = translated / "i18n" / "zh_CN" / "pending.txt"
+    pending.write_text("00_map\ndocs\n", encoding="utf-8")
+    assert run(translated, capsys=capsys)[0] == 0  # 00's Chinese page is deleted, the table links the English
+    assert "](notebooks/00_map.ipynb)（英文，翻译中）" in readme.read_text(encoding="utf-8")
+    pending.write_text("docs\n", encoding="utf-8")  # 00's translation lands: no page on disk yet
+    assert run(translated, capsys=capsys)[0] == 0
+    assert "| 00 | [评估全景图 · The map](notebooks/zh/00_map.ipynb) |" in readme.read_text(encoding="utf-8")
+    assert run(translated, "--check", capsys=capsys) == (0, "")
+    translate(translated, "00_map", {"map markdown": MAP_CHINESE["map markdown"].replace("评估全景图", "全景图")})
+    assert run(translated, capsys=capsys)[0] == 0  # a new title: one build writes the page and the table
+    assert "| 00 | [全景图 · The map](notebooks/zh/00_map.ipynb) |" in readme.read_text(encoding="utf-8")
+    assert run(translated, "--check", capsys=capsys) == (0, "")
+
+
+def test_a_catalogue_out_of_pending_but_incomplete_is_reported_and_its_english_page_linked(translated, capsys):
+    readme = translated / zh_edition.README_ZH
+    readme.write_text(f"{zh_edition.reading_time.BEGIN}\n{zh_edition.reading_time.END}\n", encoding="utf-8")
+    pending = translated / "i18n" / "zh_CN" / "pending.txt"
+    pending.write_text("00_map\ndocs\n", encoding="utf-8")
+    assert run(translated, capsys=capsys)[0] == 0
+    translate(translated, "00_map", {"map markdown": ""})
+    pending.write_text("docs\n", encoding="utf-8")  # its line deleted too early: no page is built, none exists
+    code, out = run(translated, capsys=capsys)
+    assert code == 1 and "notebooks/00_map.ipynb, cell map (markdown): not translated yet" in out
+    assert "](notebooks/00_map.ipynb)（英文，翻译中）" in readme.read_text(encoding="utf-8")
+    intro = nbformat.read(translated / "notebooks" / "zh" / "01_recall.ipynb", as_version=4).cells[0].source
+    assert "[源笔记](../00_map.ipynb#The-source-notes)" in intro
+
+
+def test_the_cheat_sheet_and_deck_take_titles_and_cards_from_the_pages_being_built(tmp_path):
+    paths = zh_edition.Paths(ROOT)
+    identity = {unit.context: unit.text for unit in zh_edition.docs_units(paths)}
+    page = paths.zh / "01_recall_at_k.ipynb"
+    notebook = nbformat.read(ROOT / "notebooks" / "01_recall_at_k.ipynb", as_version=4)
+    heading = next(cell for cell in notebook.cells if cell.cell_type == "markdown")
+    heading.source = "# 01 · 新的标题 · A new title\n" + heading.source.split("\n", 1)[1]
+    pages = zh_edition.Pages({page: zh_edition.notebook_text(notebook)}, tmp_path)
+    links = zh_edition.Links(paths, frozenset({"01_recall_at_k"}), {})
+    cheatsheet = zh_edition.cheatsheet_zh(paths, identity, links, pages)
+    assert "[01 · 新的标题](../notebooks/zh/01_recall_at_k.ipynb)" in cheatsheet
+    deck = zh_edition.deck_zh(paths, links, pages)
+    assert "## [01 · 新的标题 · A new title](../notebooks/zh/01_recall_at_k.ipynb)" in deck
+    assert deck.count("<details>") == (ROOT / "docs" / "interview.md").read_text(encoding="utf-8").count("<details>")
+
+
 # --- the repository -----------------------------------------------------------------------------
 
 def test_the_repository_passes_check(capsys):

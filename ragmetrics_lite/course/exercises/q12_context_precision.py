@@ -88,7 +88,7 @@ def _random_verdicts(rng):
 q12_context_precision = FunctionExercise(
     "q12_context_precision",
     """
-    Write context_precision(verdicts): verdicts[i] is True when the chunk at rank i + 1 was judged
+    Write my_context_precision(verdicts): verdicts[i] is True when the chunk at rank i + 1 was judged
     relevant to the question. Return the average precision of the ranking: at each relevant chunk
     take the share of relevant chunks down to its rank, and average these over the relevant chunks
     (上下文精确率). Return 0.0 when no chunk is relevant, and math.nan when there are no chunks at

@@ -84,8 +84,8 @@ def _verdict_list(rng):
 q13_idk_verdicts = FunctionExercise(
     "q13_idk_verdicts",
     """
-    Write faithfulness_from_verdicts(verdicts, penalize_ambiguous_claims): verdicts is a list of
-    "yes", "no" and "idk", one per statement of an answer, as DeepEval's faithfulness (忠实度)
+    Write my_faithfulness_from_verdicts(verdicts, penalize_ambiguous_claims): verdicts is a list
+    of "yes", "no" and "idk", one per statement of an answer, as DeepEval's faithfulness (忠实度)
     judge gives them. "yes" is faithful, "no" is not; "idk" counts as faithful unless
     penalize_ambiguous_claims is True. Return the faithful share of the verdicts, and
     float("nan") when there are none (nothing to judge, as in ragas; DeepEval returns 1 there).

@@ -42,7 +42,7 @@ def _over_judged(grades, ranking, k):
 q18_judged_at_k = FunctionExercise(
     "q18_judged_at_k",
     """
-    Write judged_at_k(grades, ranking, k): the share of the top k of ranking (document ids, best
+    Write my_judged_at_k(grades, ranking, k): the share of the top k of ranking (document ids, best
     first) that carry a judgment in grades ({doc_id: grade}; any grade counts, 0 and negative
     included), divided by k even when fewer than k documents were retrieved (Judged@k, 已标注比例).
     """,
