@@ -57,7 +57,7 @@ from pathlib import Path
 
 from .._validation import as_tokens, check_k
 
-__all__ = ["tokenize", "word_list_entries", "ngrams", "ngram_counts", "CJK_IDEOGRAPH"]
+__all__ = ["tokenize", "ngrams", "word_list_entries"]
 
 #: A CJK ideograph: the Unified Ideographs, Extension A and the Compatibility Ideographs. A text or
 #: word holding one is Chinese to the judges (the LLM judge's prompt language, LexicalJudge's
