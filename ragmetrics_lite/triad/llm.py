@@ -47,34 +47,13 @@ from collections.abc import Callable, Sequence
 from string import Template
 
 from ..text.tokenization import CJK_IDEOGRAPH
+from . import prompts
 from .endpoint import (ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLM_ENVIRONMENT_VARIABLES, LLMEndpointError,  # noqa: F401
                        _setting, openai_compatible_complete, quote)
 from .judges import Judge, Verdict
-from .prompts import (
-    ANSWER_RELEVANCE_PROMPT_EN,
-    ANSWER_RELEVANCE_PROMPT_ZH,
-    CONTEXT_RELEVANCE_PROMPT_EN,
-    CONTEXT_RELEVANCE_PROMPT_ZH,
-    NO_CONTEXT,
-    PROMPTS,
-    SUPPORT_PROMPT_EN,
-    SUPPORT_PROMPT_ZH,
-)
+from .prompts import *  # noqa: F401,F403  (the prompts, importable from here too)
 
-__all__ = [
-    "LLMJudge",
-    "LLMReplyError",
-    "LLMEndpointError",
-    "openai_compatible_complete",
-    "llm_judge_from_environment",
-    "LLM_ENVIRONMENT_VARIABLES",
-    "SUPPORT_PROMPT_EN",
-    "SUPPORT_PROMPT_ZH",
-    "CONTEXT_RELEVANCE_PROMPT_EN",
-    "CONTEXT_RELEVANCE_PROMPT_ZH",
-    "ANSWER_RELEVANCE_PROMPT_EN",
-    "ANSWER_RELEVANCE_PROMPT_ZH",
-]
+__all__ = ["LLMJudge", "LLMReplyError", "llm_judge_from_environment"]
 
 _LANGUAGES = ("auto", "zh", "en")
 MAX_REPLY_CHARACTERS = 200_000  # some 500 verdicts with their reasons; a longer reply is not read
@@ -218,7 +197,7 @@ class LLMJudge(Judge):
         statements = _texts(statements, "statements", where)
         contexts = _texts(contexts, "contexts", where)
         language = self._language(statements + contexts)
-        context = _numbered(contexts, "[{}] {}") or NO_CONTEXT[language]
+        context = _numbered(contexts, "[{}] {}") or prompts.NO_CONTEXT[language]
         return self._ask("support", language, where, statements, context=context,
                          context_count=len(contexts))
 
@@ -253,7 +232,7 @@ class LLMJudge(Judge):
         """Render the prompt, make the one call, parse one verdict per item ([] without a call)."""
         if not items:
             return []
-        prompt = Template(PROMPTS[task, language]).substitute(
+        prompt = Template(prompts.PROMPTS[task, language]).substitute(
             fields, items=_numbered(items, "{}. {}"), count=len(items))
         return _parse_verdicts(self.complete(prompt), len(items), where)
 
