@@ -21,8 +21,7 @@ The design follows the judges of the libraries that notebook 13 compares:
   ``yes``/``no`` values stay English in both prompts: translated keys are what broke ragas'
   ``adapt()`` (ragas #774, #804).
 
-The prompts are the constants ``*_PROMPT_EN`` / ``*_PROMPT_ZH`` of :mod:`~ragmetrics_lite.triad.prompts`
-(:class:`string.Template` text with ``$`` placeholders), also importable from here:
+The prompts are data (:mod:`~ragmetrics_lite.triad.prompts`, also importable from here):
 ``print(SUPPORT_PROMPT_ZH)`` shows one.
 
 What is *not* here, on purpose: retries and seeds. A judge's reply changes between runs and
@@ -32,11 +31,8 @@ quotes the start of the reply (credentials masked), and never guesses a verdict.
 in linear time whatever it holds, and one over ``MAX_REPLY_CHARACTERS`` is refused unread.
 
 :func:`~ragmetrics_lite.triad.endpoint.openai_compatible_complete` builds a ``complete`` for any
-OpenAI-compatible ``/chat/completions`` endpoint (OpenAI, a local Ollama or vLLM server), with one
-deadline per call, token usage summed and replies cached on disk (:mod:`~ragmetrics_lite.triad.endpoint`),
-configured by the environment variables ``RAGMETRICS_LLM_BASE_URL``, ``RAGMETRICS_LLM_MODEL`` and
-``RAGMETRICS_LLM_API_KEY``. The repository's ``conftest.py`` removes them, so that tests and
-strict nbval never reach a model.
+OpenAI-compatible endpoint named by the ``RAGMETRICS_LLM_*`` environment variables; the repository's
+``conftest.py`` removes them, so that tests and strict nbval never reach a model.
 """
 from __future__ import annotations
 
@@ -145,11 +141,10 @@ class LLMJudge(Judge):
     """A judge that asks a language model, through any ``complete(prompt: str) -> str``.
 
     Each method makes exactly one ``complete`` call, whatever the number of items, and none for
-    an empty list. The prompt (Chinese or English, see the module docstring and the
-    ``*_PROMPT_*`` constants) asks for one yes/no verdict with a reason per numbered item; a
-    reply that is not that JSON raises :class:`LLMReplyError` quoting it, and a reply that is
-    not a str raises TypeError. Retries, temperature, seeds and caching are the caller's: put
-    them in ``complete``. Notebooks 12-14 use it through :func:`llm_judge_from_environment`.
+    an empty list; the prompt asks for one yes/no verdict with a reason per numbered item. A reply
+    that is not that JSON raises :class:`LLMReplyError` quoting it (one that is not a str, TypeError).
+    Retries, temperature, seeds and caching go in ``complete``. Notebooks 12-14 use it through
+    :func:`llm_judge_from_environment`.
 
     ``language``: ``"auto"`` (the Chinese prompt when any input contains a CJK ideograph, else
     English), ``"zh"`` or ``"en"``.
