@@ -25,8 +25,7 @@ from typing import NamedTuple
 from ..text.tokenization import CJK_IDEOGRAPH
 from .judge_words import word_list, word_sections
 
-__all__ = ["Quantity", "UNITS", "MEASURE_WORDS", "NUMBER_EXCEPTIONS", "quantities_in", "numbers_in",
-           "measures_in", "is_quantity"]
+__all__ = ["Quantity", "UNITS", "MEASURE_WORDS", "NUMBER_EXCEPTIONS", "quantities_in", "numbers_in", "is_quantity"]
 
 #: Unit word (Chinese, or an English singular) -> (dimension, factor to the dimension's base unit).
 UNITS: dict[str, tuple[str, Decimal]] = {
@@ -203,16 +202,6 @@ def numbers_in(text: str) -> list[str]:
     ['30', '1000.5', '95%', '10']
     """
     return [q.value for q in quantities_in(text)]
-
-
-def measures_in(text: str) -> list[tuple[str, Decimal]]:
-    """(dimension, value in base units) of each quantity whose unit is in ``UNITS`` (dates and
-    times of day left out).
-
-    >>> measures_in("约 90 分钟，an hour and a half")
-    [('time', Decimal('5400')), ('time', Decimal('5400.0'))]
-    """
-    return [(q.dimension, q.base) for q in quantities_in(text) if q.base is not None]
 
 
 def is_quantity(word: str) -> bool:
