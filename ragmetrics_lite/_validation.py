@@ -16,20 +16,8 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = [
-    "RagMetricsWarning",
-    "check_k",
-    "check_length",
-    "check_relevance_level",
-    "check_grade",
-    "check_finite",
-    "as_grades",
-    "as_ranking",
-    "check_id_kinds",
-    "refuse_repeated_row",
-    "as_tokens",
-    "as_references",
-]
+__all__ = ["RagMetricsWarning", "check_k", "check_length", "check_relevance_level", "check_grade", "check_finite",
+           "as_grades", "as_ranking", "check_id_kinds", "refuse_repeated_row", "as_tokens", "as_references"]
 
 
 class RagMetricsWarning(UserWarning):

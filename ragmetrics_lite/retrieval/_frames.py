@@ -23,14 +23,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    as_grades,
-    as_ranking,
-    check_finite,
-    check_grade,
-    check_id_kinds,
-    refuse_repeated_row,
-)
+from .._validation import as_grades, as_ranking, check_finite, check_grade, check_id_kinds, refuse_repeated_row
 
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
 RUN_COLUMNS = ["query_id", "doc_id", "score"]

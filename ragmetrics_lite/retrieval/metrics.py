@@ -30,26 +30,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from .._validation import (
-    as_grades,
-    as_ranking,
-    check_grade,
-    check_id_kinds,
-    check_k,
-    check_relevance_level,
-)
+from .._validation import as_grades, as_ranking, check_grade, check_id_kinds, check_k, check_relevance_level
 
-__all__ = [
-    "recall_at_k",
-    "precision_at_k",
-    "hit_at_k",
-    "reciprocal_rank",
-    "average_precision",
-    "r_precision",
-    "dcg_at_k",
-    "ndcg_at_k",
-    "judged_at_k",
-]
+__all__ = ["recall_at_k", "precision_at_k", "hit_at_k", "reciprocal_rank", "average_precision", "r_precision",
+           "dcg_at_k", "ndcg_at_k", "judged_at_k"]
 
 GAINS = ("linear", "exponential")
 

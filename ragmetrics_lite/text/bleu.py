@@ -47,14 +47,8 @@ from .._validation import as_references, as_tokens, check_finite, check_k, check
 from ..fast.text import bleu_statistics
 from .tokenization import ngram_counts
 
-__all__ = [
-    "SMOOTHING_DEFAULTS",
-    "bleu",
-    "corpus_bleu",
-    "brevity_penalty",
-    "closest_reference_length",
-    "clipped_precision",
-]
+__all__ = ["SMOOTHING_DEFAULTS", "bleu", "corpus_bleu", "brevity_penalty", "closest_reference_length",
+           "clipped_precision"]
 
 #: Smoothing methods and their default values (sacrebleu's ``BLEU.SMOOTH_DEFAULTS``).
 SMOOTHING_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}

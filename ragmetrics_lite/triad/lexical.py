@@ -45,20 +45,9 @@ from typing import NamedTuple
 
 from ..text.tokenization import CJK_IDEOGRAPH, tokenize
 from . import answer_types, quantities
-from .answer_types import (
-    CURRENT_CUES,
-    ECHO_CUES,
-    EVASION_CUES,
-    HISTORY_CUES,
-    NOT_COVERED_CUES,
-    PAST_QUESTION_CUES,
-    answer_type_found,
-    quantity_answer_found,
-    cues_in,
-    expected_answer_types,
-    strip_cues,
-    superseded,
-)
+from .answer_types import (CURRENT_CUES, ECHO_CUES, EVASION_CUES, HISTORY_CUES, NOT_COVERED_CUES,
+                           PAST_QUESTION_CUES, answer_type_found, quantity_answer_found, cues_in,
+                           expected_answer_types, strip_cues, superseded)
 from .judge_words import default_stopwords, stopwords_sha256
 from .judges import Judge, Verdict
 from .negation import NEGATION_CUES, NEGATION_EXCEPTIONS, negation_cues

@@ -46,16 +46,8 @@ from .judges import Judge, Verdict
 from .embedding import DefaultJudge
 from .statements import split_statements
 
-__all__ = [
-    "faithfulness",
-    "faithfulness_verdicts",
-    "context_relevancy",
-    "context_relevancy_verdicts",
-    "answer_relevancy",
-    "answer_relevancy_verdicts",
-    "context_precision",
-    "context_precision_verdicts",
-]
+__all__ = ["faithfulness", "faithfulness_verdicts", "context_relevancy", "context_relevancy_verdicts",
+           "answer_relevancy", "answer_relevancy_verdicts", "context_precision", "context_precision_verdicts"]
 
 
 # ------------------------------------------------------------------ shared checks
