@@ -48,15 +48,14 @@ from . import answer_types, quantities
 from .answer_types import (CURRENT_CUES, ECHO_CUES, EVASION_CUES, HISTORY_CUES, NOT_COVERED_CUES,
                            PAST_QUESTION_CUES, answer_type_found, quantity_answer_found, cues_in,
                            expected_answer_types, strip_cues, superseded)
-from .judge_words import default_stopwords, stopwords_sha256
+from .judge_words import default_stopwords, stopwords_sha256  # noqa: F401
 from .judges import Judge, Verdict
 from .negation import NEGATION_CUES, NEGATION_EXCEPTIONS, negation_cues
-from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in
+from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in  # noqa: F401
 from .statements import split_statements
 
-__all__ = ["LexicalJudge", "RULES", "DEFAULT_RULES", "NEGATION_CUES", "NEGATION_EXCEPTIONS", "MEASURE_WORDS",
-           "NUMBER_EXCEPTIONS", "default_stopwords", "stopwords_sha256", "word_lists", "word_lists_sha256",
-           "negation_cues", "numbers_in", "quantities_in"]
+# Its own names; what it imports from negation, quantities and judge_words stays importable here too.
+__all__ = ["LexicalJudge", "RULES", "DEFAULT_RULES", "word_lists", "word_lists_sha256"]
 
 #: The rules beyond word overlap, each a name for ``LexicalJudge(rules=...)`` and in verdict reasons.
 RULES = ("units", "answer_type", "evasion", "echo", "history", "superseded", "not_covered")
@@ -94,8 +93,8 @@ def word_lists() -> dict:
     (['answer_type', 'evasion'], True)
     """
     lists = {"DEFAULT_RULES": DEFAULT_RULES, "NEGATION_CUES": NEGATION_CUES,
-             "NEGATION_EXCEPTIONS": NEGATION_EXCEPTIONS, "MEASURE_WORDS": quantities.MEASURE_WORDS,
-             "NUMBER_EXCEPTIONS": quantities.NUMBER_EXCEPTIONS,
+             "NEGATION_EXCEPTIONS": NEGATION_EXCEPTIONS, "MEASURE_WORDS": MEASURE_WORDS,
+             "NUMBER_EXCEPTIONS": NUMBER_EXCEPTIONS,
              "UNITS": {word: [dimension, str(factor)] for word, (dimension, factor) in quantities.UNITS.items()}}
     lists.update({name: getattr(answer_types, name) for name in (
         "QUESTION_TYPES", "ANSWER_EVIDENCE", "DESCRIPTION_FORMS", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
