@@ -58,8 +58,7 @@ MAX_REPLY_CHARACTERS = 200_000  # some 500 verdicts with their reasons; a longer
 class LLMReplyError(ValueError):
     """The judge's reply could not be read as the verdicts asked for.
 
-    ``reply`` holds the whole reply and ``problem`` what was wrong with it; the message quotes
-    the start of the reply. Catch it to retry: this module never retries on its own.
+    ``reply`` holds the whole reply and ``problem`` what was wrong with it; the message quotes its start.
     """
 
     def __init__(self, where: str, problem: str, reply: str):
