@@ -48,7 +48,7 @@ from . import answer_types, quantities
 from .answer_types import (CURRENT_CUES, ECHO_CUES, EVASION_CUES, HISTORY_CUES, NOT_COVERED_CUES,
                            PAST_QUESTION_CUES, answer_type_found, quantity_answer_found, cues_in,
                            expected_answer_types, strip_cues, superseded)
-from .judge_words import default_stopwords, stopwords_sha256  # noqa: F401
+from .judge_words import default_stopwords, stopwords_sha256, word_sections  # noqa: F401
 from .judges import Judge, Verdict
 from .negation import NEGATION_CUES, NEGATION_EXCEPTIONS, negation_cues
 from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in  # noqa: F401
@@ -171,9 +171,7 @@ def _quantity_found(quantity: Quantity, text: _Text, convert: bool = True) -> bo
         q.dimension == quantity.dimension and q.base is not None and q.base == quantity.base for q in text.quantities)
 
 
-_TYPE_NAMES = {"weight": "a weight", "distance": "a distance", "clock": "a time of day", "duration": "a duration",
-               "time": "a time", "amount": "an amount", "number": "a number", "step": "a step or action",
-               "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
+_TYPE_NAMES = {kind: phrases[0] for kind, phrases in word_sections("answer_type_names").items()}
 
 
 class LexicalJudge(Judge):
