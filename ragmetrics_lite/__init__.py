@@ -1,10 +1,9 @@
 """ragmetrics_lite: small, readable RAG evaluation metrics, each derived in a notebook.
 
 The library is grouped by course stage, each subpackage declaring its public names once (its
-``__all__``), all re-exported here: ``retrieval`` (notebooks 01-07: the per-query functions in
-``retrieval.metrics``, ``evaluate`` over the metric table in ``retrieval.table``, computed by the
-fast engine in ``fast``), ``text`` (08-11), ``triad`` (12-14, the judged metrics), ``stats``
-(15-17); TREC, CSV and JSON Lines files are read by ``trec_io``. Exercises, plotting and the other
+``__all__``), all re-exported here: ``retrieval`` (notebooks 01-07, computed in bulk by the fast
+engine in ``fast``), ``text`` (08-11), ``triad`` (12-14, the judged metrics), ``stats`` (15-17);
+TREC, CSV and JSON Lines files are read by ``trec_io``. Exercises, plotting and the other
 course machinery live in ``ragmetrics_lite.course``; the few names a notebook calls as ``rml.…``
 are re-exported here.
 """

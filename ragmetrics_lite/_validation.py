@@ -16,20 +16,8 @@ from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = [
-    "RagMetricsWarning",
-    "check_k",
-    "check_length",
-    "check_relevance_level",
-    "check_grade",
-    "check_finite",
-    "as_grades",
-    "as_ranking",
-    "check_id_kinds",
-    "refuse_repeated_row",
-    "as_tokens",
-    "as_references",
-]
+__all__ = ["RagMetricsWarning", "check_k", "check_length", "check_relevance_level", "check_grade", "check_finite",
+           "as_grades", "as_ranking", "check_id_kinds", "refuse_repeated_row", "as_tokens", "as_references"]
 
 
 class RagMetricsWarning(UserWarning):
@@ -57,8 +45,6 @@ def check_k(k: object, name: str = "k", allow_none: bool = False) -> int | None:
 
 def check_length(length: object, name: str) -> int:
     """Return a length (a count of tokens) as an ``int`` after checking that it is a whole number >= 0.
-
-    A non-integer is a ``TypeError`` and a negative number a ``ValueError``, as in :func:`check_k`.
 
     >>> check_length(0, "candidate_len")
     0
@@ -131,10 +117,7 @@ def _id_kind(doc_id: object, what: str) -> str:
 
 
 def check_id_kinds(*groups: tuple[str, Iterable[object]]) -> None:
-    """Refuse ids that mix strings and numbers across (or within) the given groups.
-
-    ``101`` and ``"101"`` never compare equal, so mixing them makes every
-    metric silently 0. Each group is ``(name, ids)``.
+    """Refuse ids that mix strings and numbers across (or within) the groups, each ``(name, ids)``.
 
     >>> check_id_kinds(("relevant", [101, 205]), ("retrieved", ["101"]))
     Traceback (most recent call last):

@@ -91,8 +91,7 @@ def _evaluate(args) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0; 2 for bad input; 1 when the report cannot be
-    written; compare's in its module)."""
+    """Run the command line; returns the exit status (module docstring; compare's in its module)."""
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "compare":

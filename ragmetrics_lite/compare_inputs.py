@@ -33,7 +33,7 @@ import pandas as pd
 
 from .retrieval.evaluate import evaluate
 from .retrieval.table import DEFAULT_METRICS
-from .trec_io import read_jsonl, read_qrels, read_run, text_lines
+from .trec_io import jsonl_objects, read_jsonl, read_qrels, read_run, text_lines
 
 __all__ = ["Prepared", "Progress", "prepare", "read_argument", "read_durations", "read_judged", "judge_agreement"]
 
@@ -209,12 +209,8 @@ def read_durations(path: str) -> list[float]:
 def _judged_rows(path: str):
     """``(where, row)`` for each row of a ``.csv`` or ``.jsonl`` file of judged scores."""
     if str(path).endswith(".jsonl"):
-        rows = []
-
-        def keep(row, where):
-            rows.append((where, row))
-        read_jsonl(path, keep)
-        yield from rows
+        for _, where, row in jsonl_objects(path):
+            yield where, row
     elif str(path).endswith(".csv"):
         reader = csv.DictReader(line for _, line in text_lines(path))  # UTF-8, a byte-order mark ignored
         for row in reader:

@@ -115,19 +115,18 @@ def read_jsonl(path: str | os.PathLike, check=None, *, key: str | None = None,
 
 def _number(text: str, what: str, path: str, line: int, integer: bool) -> float | int:
     """A grade (``integer``) or a score as trec_eval reads it (module docstring), else a ValueError."""
-    if len(text) <= 400 and (_INTEGER if integer else _DECIMAL).fullmatch(text):
+    well_formed = len(text) <= 400 and (_INTEGER if integer else _DECIMAL).fullmatch(text)
+    if well_formed:
         value = int(text) if integer else float(text)
         if (-2**63 <= value < 2**63) if integer else math.isfinite(value):
             return value
-    raise ValueError(f"{path}, line {line}: {what} {_number_problem(text, integer)}")
-
-
-def _number_problem(text: str, integer: bool) -> str:
     shown = repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"
-    if len(text) <= 400 and (_INTEGER if integer else _DECIMAL).fullmatch(text):
-        return f"{shown} is out of range (a {'64-bit integer, as in trec_eval' if integer else 'finite float'})"
+    if well_formed:
+        limit = "64-bit integer, as in trec_eval" if integer else "finite float"
+        raise ValueError(f"{path}, line {line}: {what} {shown} is out of range (a {limit})")
     kind, allowed = ("an integer", "ASCII digits") if integer else ("a number", "ASCII digits, a point, an exponent")
-    return f"must be {kind}, got {shown}: {allowed} and an optional sign, as trec_eval reads numbers"
+    raise ValueError(f"{path}, line {line}: {what} must be {kind}, got {shown}: {allowed} and an optional sign, "
+                     "as trec_eval reads numbers")
 
 
 def _checked_id(text: str, what: str, where: str) -> str:

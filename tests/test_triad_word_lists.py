@@ -11,7 +11,7 @@ from ragmetrics_lite.triad.lexical import word_lists_sha256
 
 FREEZE = json.loads((Path(__file__).resolve().parent.parent / "data" / "triad" / "judge_freeze.json").read_text(
     encoding="utf-8"))
-SECTIONED = {"question_types", "answer_evidence", "units"}
+SECTIONED = {"question_types", "answer_evidence", "units", "answer_type_names"}
 
 
 def _lists():
@@ -70,3 +70,15 @@ def test_lists_are_read_once_and_shaped_as_asked():
         word_list("units")
     with pytest.raises(ValueError, match="before its first"):
         word_sections("evasion_cues")
+
+
+def test_the_answer_type_names_are_the_phrases_they_replace():
+    """The phrases a reason names each answer type with, as they were written in lexical.py: one per type."""
+    from ragmetrics_lite.triad.lexical import _TYPE_NAMES
+
+    assert _TYPE_NAMES == {
+        "weight": "a weight", "distance": "a distance", "clock": "a time of day", "duration": "a duration",
+        "time": "a time", "amount": "an amount", "number": "a number", "step": "a step or action",
+        "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
+    assert list(_TYPE_NAMES) == list(answer_types.QUESTION_TYPES)
+    assert all(len(phrases) == 1 for phrases in word_sections("answer_type_names").values())

@@ -2,8 +2,7 @@
 
 * ``metrics``: the per-query functions, the definitions a learner reads (``recall_at_k`` ...), each
   agreeing with trec_eval per query; re-exported here.
-* ``table``: one declaration per metric that ``evaluate`` knows (``METRICS``: its name, cut-off,
-  trec_eval measure, per-query function and fast kernel).
+* ``table``: ``METRICS``, one declaration per metric that ``evaluate`` knows.
 * ``evaluate``: a whole run against judgments, one row per query, computed by the fast engine
   (``ragmetrics_lite.fast``), which is tested equal to the per-query functions.
 """

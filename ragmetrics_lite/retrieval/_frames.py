@@ -1,24 +1,16 @@
-"""Judgments and runs as validated flat columns, whatever form the caller gave them in.
+"""Judgments and runs, in any form ``evaluate`` takes, as validated flat columns: a :class:`Table` each.
 
-``qrels``: ``{query_id: {doc_id: grade}}`` (or ``{query_id: [relevant ids]}``)
-or a DataFrame with columns ``query_id, doc_id, relevance``.
-``run``: ``{query_id: {doc_id: score}}`` (or ``{query_id: [ids, best first]}``)
-or a DataFrame with columns ``query_id, doc_id, score``.
+A dict of dicts is flattened without building a Python tuple per row: its keys, the length of each
+inner dict and the chained inner values go straight into arrays, while the doc ids stay in the
+caller's own mappings, which then serve as the grade lookup. A DataFrame column is taken as it is
+(string, categorical or integer columns are not converted by Python ``str`` or factorized).
 
-Either becomes a :class:`Table` of numpy arrays. A dict of dicts is flattened
-without building a Python tuple per row: its keys, the length of each inner
-dict and the chained inner values go straight into arrays, while the doc ids
-stay in the caller's own mappings, which then serve as the grade lookup. A
-DataFrame column is taken as it is (string, categorical or integer columns
-are not converted by Python ``str`` or factorized).
-
-The checks are vectorised: a column of the right type is checked with one
-numpy call; only a column that fails is walked value by value, to name the
-first bad row in the error message. Judgments from a DataFrame are grouped
-into one mapping per query (:func:`judgments_by_query`), which refuses a
-repeated (query, document) row; a run stays in rows, and the fast engine finds
-its repeated rows while it looks up their grades. :func:`query_codes` numbers
-the queries as the engine and the result's index need them.
+The checks are vectorised: a column of the right type is checked with one numpy call; only a column
+that fails is walked value by value, to name the first bad row in the error message. Judgments from
+a DataFrame are grouped into one mapping per query (:func:`judgments_by_query`), which refuses a
+repeated (query, document) row; a run stays in rows, and the fast engine finds its repeated rows
+while it looks up their grades. :func:`query_codes` numbers the queries as the engine and the
+result's index need them.
 """
 from __future__ import annotations
 
@@ -31,14 +23,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._validation import (
-    as_grades,
-    as_ranking,
-    check_finite,
-    check_grade,
-    check_id_kinds,
-    refuse_repeated_row,
-)
+from .._validation import as_grades, as_ranking, check_finite, check_grade, check_id_kinds, refuse_repeated_row
 
 QRELS_COLUMNS = ["query_id", "doc_id", "relevance"]
 RUN_COLUMNS = ["query_id", "doc_id", "score"]
@@ -159,11 +144,7 @@ def _from_frame(frame: pd.DataFrame, columns: list[str], name: str) -> tuple:
 
 
 def _flatten(nested: Mapping, inner: list[Mapping], name: str, values_to_array) -> Table:
-    """``{query: {doc: value}}`` as a Table: keys, lengths, and the chained inner values.
-
-    The doc ids stay in the caller's mappings (they serve as the grade lookup);
-    only their types are collected, in one pass.
-    """
+    """``{query: {doc: value}}`` as a Table: keys, lengths, the chained inner values (module docstring)."""
     lengths = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
     query_id = _object_array(nested, len(nested))
     values = _Chained(inner, int(lengths.sum()))
@@ -247,11 +228,8 @@ def id_kind(ids: np.ndarray) -> str:
 
 
 def check_table_id_kinds(qrels: Table, run: Table) -> None:
-    """Query ids, and document ids, must be all strings or all integers on both sides.
-
-    The fast path asks pandas for each column's type once; anything else is
-    checked id by id, which names the offending id.
-    """
+    """Query ids, and document ids, must be all strings or all integers on both sides (checked id by id,
+    naming the offending one, only when a column's type is not one of those)."""
     for column in ("query_id", "doc_id"):
         kind = column.replace("_id", "_kind")
         kinds = {getattr(table, kind) for table in (qrels, run)} - {"empty"}

@@ -6,11 +6,7 @@ equivalent call for one query is::
     pytrec_eval.RelevanceEvaluator({"q": relevant}, {"P.5", "recall.5", ...},
                                    relevance_level=1).evaluate({"q": run})
 
-with the run's scores making ``retrieved`` its order. Measure names map as
-``precision_at_k -> P_k``, ``recall_at_k -> recall_k``, ``hit_at_k -> success_k``,
-``reciprocal_rank -> recip_rank``, ``average_precision -> map`` (``map_cut_k``
-with ``k``), ``r_precision -> Rprec``, ``ndcg_at_k -> ndcg_cut_k`` (``ndcg``
-with ``k=None``).
+with the run's scores making ``retrieved`` its order; each function's docstring names its measure.
 
 Conventions, all trec_eval's:
 
@@ -34,26 +30,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from .._validation import (
-    as_grades,
-    as_ranking,
-    check_grade,
-    check_id_kinds,
-    check_k,
-    check_relevance_level,
-)
+from .._validation import as_grades, as_ranking, check_grade, check_id_kinds, check_k, check_relevance_level
 
-__all__ = [
-    "recall_at_k",
-    "precision_at_k",
-    "hit_at_k",
-    "reciprocal_rank",
-    "average_precision",
-    "r_precision",
-    "dcg_at_k",
-    "ndcg_at_k",
-    "judged_at_k",
-]
+__all__ = ["recall_at_k", "precision_at_k", "hit_at_k", "reciprocal_rank", "average_precision", "r_precision",
+           "dcg_at_k", "ndcg_at_k", "judged_at_k"]
 
 GAINS = ("linear", "exponential")
 

@@ -1,15 +1,12 @@
 """The retrieval metrics ``evaluate`` knows: one declaration each.
 
-Each :class:`Metric` says what the metric is called, whether it takes a
-cut-off k, the trec_eval measure it equals, its per-query function in
-``retrieval/metrics.py`` (the definition) and the kernel of the fast engine
-that computes it for every query at once (``fast/kernels.py``, tested equal to
-the per-query function). Everything else is derived from this table: the names
-``evaluate`` accepts (:func:`parse_metric`), the pytrec_eval measure to compare
-with (:func:`trec_eval_measure`), the list of known metrics in error messages
-and in ``python -m ragmetrics_lite -h``, and the test that checks every kernel
-against its per-query function on random data. Adding a metric means one
-per-query function, one kernel and one declaration in ``METRICS``.
+Each :class:`Metric` says what the metric is called, whether it takes a cut-off k, the trec_eval
+measure it equals, its per-query function in ``retrieval/metrics.py`` (the definition) and the
+kernel of the fast engine that computes it for every query at once (``fast/kernels.py``, tested
+equal to the per-query function). The names ``evaluate`` accepts (:func:`parse_metric`), the
+pytrec_eval measures (:func:`trec_eval_measure`), the known metrics in messages and ``-h``, and the
+test of every kernel against its function on random data all come from this table: adding a metric
+means one per-query function, one kernel and one declaration in ``METRICS``.
 
 Reference replicated: trec_eval 10 ``-c`` (``pytrec_eval.RelevanceEvaluator``).
 """

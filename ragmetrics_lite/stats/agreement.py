@@ -4,17 +4,14 @@ Derived in ``notebooks/17_human_evaluation.ipynb``. References replicated:
 
 - :func:`cohens_kappa` equals ``sklearn.metrics.cohen_kappa_score(a, b, weights=..., labels=...)``
   (Cohen 1960; weighted kappa, Cohen 1968). Like scikit-learn, the linear and quadratic weights
-  use a label's *position* in ``labels`` (sorted observed labels by default), not its value:
-  with grades 0, 1 and 3 observed and no ``labels``, 1 -> 3 is one step. Pass
-  ``labels=range(4)`` for the 0-3 relevance scale. Where scikit-learn silently drops the items
-  whose label is not in ``labels``, this function raises: a dropped item is a silently wrong kappa.
+  use a label's *position* in ``labels``, not its value (its doctests show the difference). Where
+  scikit-learn silently drops the items whose label is not in ``labels``, this function raises: a
+  dropped item is a silently wrong kappa.
 - :func:`fleiss_kappa` is Fleiss (1971), the formula of
   ``statsmodels.stats.inter_rater.fleiss_kappa(counts)``. statsmodels is not a dependency, so
   ``tests/test_agreement.py`` checks it against an exact rational computation on random tables and
-  against the worked example of Wikipedia's "Fleiss' kappa" article (10 subjects, 14 raters,
-  5 categories: P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210). :func:`rating_counts` builds its
-  items x categories count matrix from raw labels, like
-  ``statsmodels.stats.inter_rater.aggregate_raters``.
+  against the worked example its docstring quotes. :func:`rating_counts` builds its input from raw
+  labels, like ``statsmodels.stats.inter_rater.aggregate_raters``.
 
 Kappa is undefined (0/0) when the expected agreement is 1, i.e. every rating falls in one and
 the same category: both functions then return NaN with a :class:`RagMetricsWarning`, as
@@ -92,7 +89,7 @@ def cohens_kappa(a, b, weights: str | None = None, labels=None) -> float:
     0.5714
     >>> round(cohens_kappa([0, 1, 3], [1, 3, 3], weights="linear"), 4)  # 1 -> 3 is one step here
     0.25
-    >>> round(cohens_kappa([0, 1, 3], [1, 3, 3], weights="linear", labels=range(4)), 4)
+    >>> round(cohens_kappa([0, 1, 3], [1, 3, 3], weights="linear", labels=range(4)), 4)  # the 0-3 scale
     0.3077
     """
     if weights not in _WEIGHTS:

@@ -21,9 +21,7 @@ Two names that mislead:
 Latencies are durations: the helper refuses an empty sample, NaN, infinity and
 negative values rather than return a silently wrong percentile.
 
-``StageTimer`` records wall-clock durations per named stage (retrieve, rerank,
-generate) over many requests and returns them as a DataFrame in milliseconds; its
-clock can be swapped for a simulated one (tests, notebook 15).
+``StageTimer`` times the named stages of many requests (its docstring shows how).
 
 Derived in ``notebooks/15_latency_percentiles.ipynb``.
 """

@@ -12,13 +12,12 @@ ARES uses it to put intervals on LLM-judged RAG scores. Derived in
 
 Reference replicated: ``ppi_py.ppi_mean_ci(Y, Yhat, Yhat_unlabeled, alpha=0.1, lam=None)`` of the
 authors' package ``ppi-python`` (one-dimensional, two-sided, no sample weights), with its defaults
-mirrored: ``alpha=0.1`` (a 90 % interval), ``lam=None`` for the tuned λ clipped to [0, 1], ``lam=1``
-for classic PPI, ``lam=0`` for the interval from the labels alone; the spreads in the interval are
-numpy's ``std`` (divisor n), the tuned λ its covariance over n and the pooled variance of the
-predictions over n + N − 1, as in ``ppi_py``. ``ppi-python`` pulls numba, llvmlite, statsmodels and
-gdown, so it is not a dependency: ``tests/test_ppi.py`` checks the interval against the closed form
-written out independently (scipy's normal quantile, ``numpy.cov``) and checks that intervals cover
-the true mean at their nominal rate on simulated data.
+(:func:`ppi_mean_ci` lists them); the spreads in the interval are numpy's ``std`` (divisor n), the
+tuned λ its covariance over n and the pooled variance of the predictions over n + N − 1, as in
+``ppi_py``. ``ppi-python`` pulls numba, llvmlite, statsmodels and gdown, so it is not a dependency:
+``tests/test_ppi.py`` checks the interval against the closed form written out independently (scipy's
+normal quantile, ``numpy.cov``) and checks that intervals cover the true mean at their nominal rate
+on simulated data.
 
 One difference, on purpose: when every prediction is the same number, ``ppi_py``'s tuned λ is 0/0
 and its interval NaN; here λ is 0, since a constant judge carries no information (for such a judge

@@ -11,22 +11,12 @@ equivalent calls are::
     scipy.stats.bootstrap((values,), np.mean, method="percentile", confidence_level=confidence,
                           n_resamples=n_resamples, rng=np.random.default_rng(seed)).confidence_interval
 
-Conventions, scipy's:
-
-* The permutation test swaps the two systems' scores on a query (flips the sign
-  of that query's difference). When all ``2**n`` flips fit in ``n_resamples`` it
-  enumerates them and the p-value is exact; otherwise it draws ``n_resamples``
-  random flips and counts each side as ``(count + 1) / (n_resamples + 1)``.
-* Two-sided p-value = twice the smaller one-sided p-value, capped at 1.
-* Holm's step-down correction for many metrics at once (``holm_rejections``) has
-  no scipy counterpart; its test checks it against the closed testing procedure it
-  shortcuts (statsmodels' ``multipletests(p, alpha, method="holm")[0]`` implements the
-  same rule; statsmodels is not installed here).
-* The bootstrap draws ``rng.integers(0, n, (n_resamples, n))`` and takes the
-  linear-interpolation quantiles of the resampled means: the same resamples in
-  the same order as scipy, so the same interval.
-* Both draw their resamples a batch of rows at a time (scipy's ``batch`` idea):
-  the same numbers as one array, in memory that does not grow with ``n_resamples``.
+Conventions, scipy's (each function's docstring gives its formula, exact enumeration and resamples
+included); both draw their resamples a batch of rows at a time (scipy's ``batch`` idea): the same
+numbers as one array, in memory that does not grow with ``n_resamples``. Holm's step-down
+correction for many metrics at once (``holm_rejections``) has no scipy counterpart; its test checks
+it against the closed testing procedure it shortcuts (statsmodels' ``multipletests(p, alpha,
+method="holm")[0]`` implements the same rule; statsmodels is not installed here).
 
 One difference, on purpose: ties. scipy compares floats and counts a null value
 within ``100 * eps * |observed|`` of the observed one as equal. We decide every

@@ -5,35 +5,11 @@ n-grams; ``bleu`` (sentence and corpus BLEU, as sacrebleu), ``rouge`` (ROUGE-N a
 rouge-score) and ``meteor`` (METEOR with exact matches, as nltk) score token lists. The batch
 functions ``corpus_bleu`` and ``rouge_scores`` count with ``ragmetrics_lite.fast.text``.
 """
-from .bleu import (
-    SMOOTHING_DEFAULTS,
-    bleu,
-    brevity_penalty,
-    clipped_precision,
-    closest_reference_length,
-    corpus_bleu,
-)
-from .meteor import count_chunks, meteor, meteor_alignment
-from .rouge import LCS, Score, lcs, rouge_l, rouge_n, rouge_scores
-from .tokenization import ngrams, tokenize, word_list_entries
+# The modules under private names: the functions bleu and meteor take the public ones.
+from . import bleu as _bleu, meteor as _meteor, rouge as _rouge, tokenization as _tokenization
+from .bleu import *  # noqa: F401,F403  (the names of each module's __all__)
+from .meteor import *  # noqa: F401,F403
+from .rouge import *  # noqa: F401,F403
+from .tokenization import *  # noqa: F401,F403
 
-__all__ = [
-    "tokenize",
-    "ngrams",
-    "word_list_entries",
-    "bleu",
-    "corpus_bleu",
-    "brevity_penalty",
-    "closest_reference_length",
-    "clipped_precision",
-    "SMOOTHING_DEFAULTS",
-    "rouge_n",
-    "rouge_l",
-    "rouge_scores",
-    "lcs",
-    "Score",
-    "LCS",
-    "meteor",
-    "meteor_alignment",
-    "count_chunks",
-]
+__all__ = [*_tokenization.__all__, *_bleu.__all__, *_rouge.__all__, *_meteor.__all__]

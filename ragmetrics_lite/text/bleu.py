@@ -47,14 +47,8 @@ from .._validation import as_references, as_tokens, check_finite, check_k, check
 from ..fast.text import bleu_statistics
 from .tokenization import ngram_counts
 
-__all__ = [
-    "SMOOTHING_DEFAULTS",
-    "bleu",
-    "corpus_bleu",
-    "brevity_penalty",
-    "closest_reference_length",
-    "clipped_precision",
-]
+__all__ = ["SMOOTHING_DEFAULTS", "bleu", "corpus_bleu", "brevity_penalty", "closest_reference_length",
+           "clipped_precision"]
 
 #: Smoothing methods and their default values (sacrebleu's ``BLEU.SMOOTH_DEFAULTS``).
 SMOOTHING_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -234,12 +228,9 @@ def corpus_bleu(
     ``references[i]`` is the list of references (token lists) of ``candidates[i]``;
     the number may differ from candidate to candidate. This is not the mean
     of sentence BLEU scores. An empty corpus is an error (sacrebleu fails with
-    an IndexError). Derived in ``08_bleu.ipynb``.
-
-    As in sacrebleu, each segment's statistics (c, r, matches and totals per order,
-    the ones :func:`bleu` computes) are summed, then scored once. The rows come from
-    the fast path (``ragmetrics_lite.fast.text.bleu_statistics``, tested equal to the
-    sentence statistics), which counts the n-grams of the whole corpus at once.
+    an IndexError). Derived in ``08_bleu.ipynb``. As in sacrebleu, the segments'
+    statistics (those :func:`bleu` computes) are summed, then scored once; they come from
+    ``ragmetrics_lite.fast.text.bleu_statistics`` (tested equal), which counts the whole corpus at once.
 
     >>> cands = [["a", "b", "c"], ["d", "e"]]
     >>> refs = [[["a", "b", "c"]], [["d", "x"], ["d", "e", "f"]]]

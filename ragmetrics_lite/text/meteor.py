@@ -92,9 +92,7 @@ def meteor_alignment(
 ) -> list[tuple[int, int]]:
     """Matched (candidate index, reference index) pairs, sorted by candidate index.
 
-    Greedy, as nltk: from the last candidate token backwards, each takes the
-    last unused reference position with the same lower-cased word; then, with
-    ``synonyms`` ({candidate word: reference words}), the same for synonyms.
+    Greedy, as nltk (module docstring); ``synonyms`` maps a candidate word to reference words.
     Derived in ``11_meteor.ipynb``.
 
     >>> meteor_alignment(["the", "cat", "sat", "the"], ["The", "mat", "the", "cat"])

@@ -203,10 +203,8 @@ def rouge_scores(candidates: list[list[str]], references: list[list[str]], order
 
     One row per pair, columns ``rouge1_precision, rouge1_recall, rouge1_fmeasure,
     ..., rougeL_fmeasure``; each equals :func:`rouge_n` / :func:`rouge_l` of the pair
-    (rouge-score's ``RougeScorer(["rouge1", "rouge2", "rougeL"]).score`` looped).
-    The overlaps and LCS lengths come from the fast path
-    (``ragmetrics_lite.fast.text.rouge_statistics``, tested equal to the per-pair functions),
-    which counts the n-grams of the whole batch at once and fills many LCS tables together.
+    (rouge-score's ``RougeScorer(["rouge1", "rouge2", "rougeL"]).score`` looped). The overlaps and LCS
+    lengths come from ``ragmetrics_lite.fast.text.rouge_statistics`` (tested equal to those functions).
 
     >>> ref = ["埃菲尔铁塔", "高", "330", "米", "是", "法国", "巴黎", "的", "标志性", "建筑"]
     >>> cand = ["巴黎", "的", "埃菲尔铁塔", "有", "330", "米", "高", "是", "著名", "的", "旅游", "景点"]

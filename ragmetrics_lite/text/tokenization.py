@@ -57,7 +57,7 @@ from pathlib import Path
 
 from .._validation import as_tokens, check_k
 
-__all__ = ["tokenize", "word_list_entries", "ngrams", "ngram_counts", "CJK_IDEOGRAPH"]
+__all__ = ["tokenize", "ngrams", "word_list_entries"]
 
 #: A CJK ideograph: the Unified Ideographs, Extension A and the Compatibility Ideographs. A text or
 #: word holding one is Chinese to the judges (the LLM judge's prompt language, LexicalJudge's
@@ -115,13 +115,7 @@ _TOKENIZER_CLASS: list = []
 
 
 def _tokenizer_class(jieba):
-    """A ``jieba.Tokenizer`` whose ``FREQ`` is filled one first character at a time.
-
-    jieba looks up only strings cut from the sentence it segments, so before
-    each ``get_DAG`` the entries starting with the sentence's characters are
-    copied in from the shared store; the lookups then see exactly what the
-    full dictionary holds, and the full dictionary is never copied.
-    """
+    """A ``jieba.Tokenizer`` whose ``FREQ`` is filled one first character at a time (module docstring)."""
     if not _TOKENIZER_CLASS:
         class _LazyTokenizer(jieba.Tokenizer):
             def _load(self, text: str) -> None:
@@ -212,11 +206,8 @@ _CACHE_FORMAT = 2
 
 def _prefix_dictionary(jieba) -> tuple[int, dict[str, bytes]]:
     """jieba's total frequency and its prefix dictionary split by first character
-    (``{char: marshal.dumps({word: frequency})}``), from the cache file or built.
-
-    Built as ``jieba.Tokenizer.gen_pfdict`` builds it (no log, no file in the
-    temporary directory), then written to the cache for the next process.
-    """
+    (``{char: marshal.dumps({word: frequency})}``), from the cache file, else built by
+    ``jieba.Tokenizer.gen_pfdict`` and written to the cache for the next process."""
     dictionary = Path(jieba.__file__).with_name("dict.txt")
     try:
         stat = dictionary.stat()

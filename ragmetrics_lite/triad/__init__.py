@@ -7,58 +7,16 @@ any ``complete(prompt) -> str``. Statements are split by ``split_statements``; t
 (written by model sessions following a guideline) and agreement with them live in ``labels``. Derived in
 ``12_context_relevancy.ipynb``, ``13_faithfulness.ipynb`` and ``14_answer_relevancy.ipynb``.
 """
-from .judges import Judge, ScriptedJudge, Verdict
-from .labels import (
-    AGREEMENT_BAR,
-    TRIAD_TASKS,
-    agreement_summary,
-    judge_items,
-    meets_agreement_bar,
-    read_judge_scores,
-    read_second_labels,
-    read_triad_labels,
-)
-from .lexical import LexicalJudge
+from . import endpoint, judges, labels, llm, metrics, statements
 from .embedding import EmbeddingJudge
-from .llm import LLMEndpointError, LLMJudge, LLMReplyError, llm_judge_from_environment, openai_compatible_complete
-from .metrics import (
-    answer_relevancy,
-    answer_relevancy_verdicts,
-    context_precision,
-    context_precision_verdicts,
-    context_relevancy,
-    context_relevancy_verdicts,
-    faithfulness,
-    faithfulness_verdicts,
-)
-from .statements import split_statements
+from .endpoint import *  # noqa: F401,F403  (the names of each module's __all__)
+from .judges import *  # noqa: F401,F403
+from .labels import *  # noqa: F401,F403
+from .lexical import LexicalJudge
+from .llm import *  # noqa: F401,F403
+from .metrics import *  # noqa: F401,F403
+from .statements import *  # noqa: F401,F403
 
-__all__ = [
-    "split_statements",
-    "Verdict",
-    "Judge",
-    "ScriptedJudge",
-    "LexicalJudge",
-    "EmbeddingJudge",
-    "LLMJudge",
-    "LLMReplyError",
-    "LLMEndpointError",
-    "openai_compatible_complete",
-    "llm_judge_from_environment",
-    "faithfulness",
-    "faithfulness_verdicts",
-    "context_relevancy",
-    "context_relevancy_verdicts",
-    "answer_relevancy",
-    "answer_relevancy_verdicts",
-    "context_precision",
-    "context_precision_verdicts",
-    "TRIAD_TASKS",
-    "read_triad_labels",
-    "read_second_labels",
-    "judge_items",
-    "agreement_summary",
-    "AGREEMENT_BAR",
-    "meets_agreement_bar",
-    "read_judge_scores",
-]
+# Of the judges' own modules only the judge is public here: their rules and constants stay in the module.
+__all__ = [*statements.__all__, *judges.__all__, "LexicalJudge", "EmbeddingJudge", *llm.__all__, *endpoint.__all__,
+           *metrics.__all__, *labels.__all__]

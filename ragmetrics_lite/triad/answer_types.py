@@ -21,7 +21,8 @@ in words a learner can read and check:
 * **not covered** (不涉及): a text that says its topic is not covered here (``NOT_COVERED_CUES``).
 
 Every list holds general words a speaker of the language would give for that category, written
-from the guideline, never a word chosen to fix a labelled item. Cues are matched on the raw,
+from the guideline, never a word chosen to fix a labelled item; its file in ``data/judge_words/``
+opens with what it is for. Cues are matched on the raw,
 lower-cased text (English at word boundaries). Notebooks ``12_context_relevancy`` and
 ``14_answer_relevancy`` show the rules at work.
 """
@@ -39,34 +40,22 @@ __all__ = ["QUESTION_TYPES", "ANSWER_EVIDENCE", "EVASION_CUES", "ECHO_CUES", "HI
            "CURRENT_PATTERNS", "expected_answer_types", "answer_type_found", "quantity_answer_found", "superseded",
            "cues_in", "strip_cues"]
 
-#: Interrogatives -> the answer type they ask for, checked in this order (the first match in a
-#: question part wins: "how long" is a duration, not a step).
 QUESTION_TYPES: dict[str, tuple[str, ...]] = word_sections("question_types")
-#: Words that show an answer of each type in the text (quantities are found separately); weight,
-#: distance and open have none.
 _EVIDENCE = word_sections("answer_evidence")
 ANSWER_EVIDENCE: dict[str, tuple[str, ...]] = {kind: _EVIDENCE.get(kind, ()) for kind in QUESTION_TYPES}
-#: Evasion, refusal and pleasantry: a statement that says nothing about the question.
 EVASION_CUES = word_list("evasion_cues")
-#: A question form inside a statement: it asks or reports the question instead of answering.
 ECHO_CUES = word_list("echo_cues")
-#: When or how often a rule changed (its history, not its value).
 HISTORY_CUES = word_list("history_cues")
-#: A rule marked as no longer in force.
 SUPERSEDED_CUES = word_list("superseded_cues")
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 #: "until <a date or version>" also marks a rule as superseded ("until May 2026", "until v5.2").
 SUPERSEDED_PATTERNS = (rf"\buntil\s+(?:the\s+)?(?:(?:app\s+)?version\b|v?\d|{_MONTHS})",)
-#: A question about the past (the old rule, or the change): superseded rules and history answer it.
 PAST_QUESTION_CUES = word_list("past_question_cues")
-#: A text that (also) states what holds now.
 CURRENT_CUES = word_list("current_cues")
 #: "since <a date or version>", "自 ... 起" also state what holds now.
 CURRENT_PATTERNS = (r"(?:自|从).{0,15}起",
                     rf"\b(?:since|from|starting)\s+(?:(?:app\s+)?version\s+\S|v\d|\d{{4}}|{_MONTHS})")
-#: A text that says its topic is not covered here.
 NOT_COVERED_CUES = word_list("not_covered_cues")
-#: Question forms that ask what something is like, not how to do it: read as 什么 ("open").
 DESCRIPTION_FORMS = word_list("description_forms")
 
 

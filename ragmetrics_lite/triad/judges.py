@@ -2,11 +2,9 @@
 
 A judge turns pairs of texts into yes/no verdicts with a reason; the metrics in
 ``ragmetrics_lite.triad.metrics`` only count verdicts. ragas, DeepEval and TruLens put an
-LLM behind the same three questions (compared in ``13_faithfulness.ipynb``). Two judges
-ship: :class:`~ragmetrics_lite.triad.lexical.LexicalJudge` (offline, deterministic, a teaching
-baseline) and ``LLMJudge`` (any ``complete(prompt) -> str`` you supply). Write your own by
-subclassing :class:`Judge`; :class:`ScriptedJudge` replays given verdicts, to check a metric on
-any verdict pattern without a judge.
+LLM behind the same three questions (compared in ``13_faithfulness.ipynb``); the judges that
+ship are listed in :mod:`ragmetrics_lite.triad`. Write your own by subclassing :class:`Judge`;
+:class:`ScriptedJudge` replays given verdicts, to check a metric on any verdict pattern without a judge.
 """
 from __future__ import annotations
 
@@ -35,8 +33,7 @@ class Verdict(NamedTuple):
 class Judge:
     """The interface: each method returns one :class:`Verdict` per input, in order (``[]`` for ``[]``).
 
-    Used by every metric of notebooks ``12_context_relevancy``, ``13_faithfulness`` and
-    ``14_answer_relevancy``. A subclass implements all three methods:
+    Every metric of notebooks 12-14 asks one. A subclass implements all three methods:
 
     >>> class SaysYes(Judge):
     ...     name = "says-yes"

@@ -3,11 +3,9 @@
 ``data/triad/{task}.jsonl`` holds one labelled item per line, written by model sessions following the
 labelling guideline (schema and how they were written in ``data/triad/README.md``); half of each file
 is ``heldout``. :func:`judge_items` asks a judge about every item and :func:`agreement_summary`
-compares its verdicts with the labels (accuracy, the majority class's share, Cohen's kappa from
-:func:`ragmetrics_lite.cohens_kappa`, which equals ``sklearn.metrics.cohen_kappa_score``).
-:func:`read_second_labels` reads a second labeller's labels for a sample of the items
-(``data/triad/second_labeller/{task}.jsonl``), :func:`read_judge_scores` the offline judges' figures
-as scored once after their freeze. Notebooks 12, 13 (all three tasks), 14 and 18.
+compares its verdicts with the labels; :func:`read_second_labels` reads a second labeller's labels
+for a sample of the items, :func:`read_judge_scores` the offline judges' figures as scored once after
+their freeze. Notebooks 12, 13 (all three tasks), 14 and 18.
 """
 from __future__ import annotations
 

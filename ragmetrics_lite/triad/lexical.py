@@ -26,14 +26,10 @@ The rules (each broken rule adds a line to the verdict's ``reason``, named after
   the F1 (harmonic mean) of the share of the question's content words found in the text and the
   share of the text's content words found in the question, must be above 0 and reach
   ``relevance_threshold`` / ``address_threshold`` (a text below it still counts if it gives the
-  quantity the question asks for: "大约一个半小时" answers "多久"). Then the guideline's rules
-  (:mod:`~ragmetrics_lite.triad.answer_types`): ``answer_type`` (what the question asks for, a
-  duration, an amount, a yes or no, a step ..., must be in the text), ``echo`` (the text asks or
-  reports the question instead of answering), ``not_covered`` (it says its topic is not covered);
-  for answers ``evasion`` (it depends, 抱歉 ..., with no answer) and ``history`` (when a rule
-  changed, without its value); for context ``superseded`` (it marks its rule as no longer in force
-  and states nothing current, when the question does not ask about the past). A text of several
-  sentences (a whole chunk, for context precision) is relevant when one sentence is.
+  quantity the question asks for: "大约一个半小时" answers "多久"). Then the guideline's rules,
+  each defined in :mod:`~ragmetrics_lite.triad.answer_types`: ``answer_type``, ``echo`` and
+  ``not_covered``; for answers ``evasion`` and ``history``; for context ``superseded``. A text of
+  several sentences (a whole chunk, for context precision) is relevant when one sentence is.
 
 Negation cues and their exceptions are read on the raw text (:mod:`~ragmetrics_lite.triad.negation`);
 the word and cue lists are package data (:mod:`~ragmetrics_lite.triad.judge_words`).
@@ -49,29 +45,17 @@ from typing import NamedTuple
 
 from ..text.tokenization import CJK_IDEOGRAPH, tokenize
 from . import answer_types, quantities
-from .answer_types import (
-    CURRENT_CUES,
-    ECHO_CUES,
-    EVASION_CUES,
-    HISTORY_CUES,
-    NOT_COVERED_CUES,
-    PAST_QUESTION_CUES,
-    answer_type_found,
-    quantity_answer_found,
-    cues_in,
-    expected_answer_types,
-    strip_cues,
-    superseded,
-)
-from .judge_words import default_stopwords, stopwords_sha256
+from .answer_types import (CURRENT_CUES, ECHO_CUES, EVASION_CUES, HISTORY_CUES, NOT_COVERED_CUES,
+                           PAST_QUESTION_CUES, answer_type_found, quantity_answer_found, cues_in,
+                           expected_answer_types, strip_cues, superseded)
+from .judge_words import default_stopwords, stopwords_sha256, word_sections  # noqa: F401
 from .judges import Judge, Verdict
 from .negation import NEGATION_CUES, NEGATION_EXCEPTIONS, negation_cues
-from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in
+from .quantities import MEASURE_WORDS, NUMBER_EXCEPTIONS, Quantity, is_quantity, numbers_in, quantities_in  # noqa: F401
 from .statements import split_statements
 
-__all__ = ["LexicalJudge", "RULES", "DEFAULT_RULES", "NEGATION_CUES", "NEGATION_EXCEPTIONS", "MEASURE_WORDS",
-           "NUMBER_EXCEPTIONS", "default_stopwords", "stopwords_sha256", "word_lists", "word_lists_sha256",
-           "negation_cues", "numbers_in", "quantities_in"]
+# Its own names; what it imports from negation, quantities and judge_words stays importable here too.
+__all__ = ["LexicalJudge", "RULES", "DEFAULT_RULES", "word_lists", "word_lists_sha256"]
 
 #: The rules beyond word overlap, each a name for ``LexicalJudge(rules=...)`` and in verdict reasons.
 RULES = ("units", "answer_type", "evasion", "echo", "history", "superseded", "not_covered")
@@ -109,8 +93,8 @@ def word_lists() -> dict:
     (['answer_type', 'evasion'], True)
     """
     lists = {"DEFAULT_RULES": DEFAULT_RULES, "NEGATION_CUES": NEGATION_CUES,
-             "NEGATION_EXCEPTIONS": NEGATION_EXCEPTIONS, "MEASURE_WORDS": quantities.MEASURE_WORDS,
-             "NUMBER_EXCEPTIONS": quantities.NUMBER_EXCEPTIONS,
+             "NEGATION_EXCEPTIONS": NEGATION_EXCEPTIONS, "MEASURE_WORDS": MEASURE_WORDS,
+             "NUMBER_EXCEPTIONS": NUMBER_EXCEPTIONS,
              "UNITS": {word: [dimension, str(factor)] for word, (dimension, factor) in quantities.UNITS.items()}}
     lists.update({name: getattr(answer_types, name) for name in (
         "QUESTION_TYPES", "ANSWER_EVIDENCE", "DESCRIPTION_FORMS", "EVASION_CUES", "ECHO_CUES", "HISTORY_CUES",
@@ -187,18 +171,15 @@ def _quantity_found(quantity: Quantity, text: _Text, convert: bool = True) -> bo
         q.dimension == quantity.dimension and q.base is not None and q.base == quantity.base for q in text.quantities)
 
 
-_TYPE_NAMES = {"weight": "a weight", "distance": "a distance", "clock": "a time of day", "duration": "a duration",
-               "time": "a time", "amount": "an amount", "number": "a number", "step": "a step or action",
-               "place": "a place", "reason": "a reason", "yes_no": "a yes or no", "open": "anything"}
+_TYPE_NAMES = {kind: phrases[0] for kind, phrases in word_sections("answer_type_names").items()}
 
 
 class LexicalJudge(Judge):
     """Judge by shared content words, quantities, negation and the guideline's cue rules (module docstring).
 
     ``support_threshold``: share of the statement's content words that must occur in the
-    contexts. ``relevance_threshold``: the overlap F1 (question words found in the text, text
-    words found in the question) a context sentence or chunk must reach. ``address_threshold``:
-    the same for an answer statement. ``stopwords``: an iterable of words to ignore (default: the
+    contexts. ``relevance_threshold``: the overlap F1 a context sentence or chunk must reach.
+    ``address_threshold``: the same for an answer statement. ``stopwords``: an iterable of words to ignore (default: the
     shipped list). ``rules``: the names in ``RULES`` to apply (default ``DEFAULT_RULES``, all but
     ``units``), so a learner can switch one on or off and see what it does. The defaults were chosen
     by cross-validation on the ``dev`` items of ``data/triad`` only (``scripts/tune_lexical_judge.py``)
@@ -268,8 +249,7 @@ class LexicalJudge(Judge):
                 for statement in statements]
 
     def _closest_all(self, text: str, candidates: list) -> list:
-        """Every candidate (text, prepared) sharing the most content words with ``text`` (ties kept, in
-        order). One pass: the scores are counted once and their maximum taken once."""
+        """Every candidate (text, prepared) sharing the most content words with ``text`` (ties kept, in order)."""
         words = self.content_words(text)
         scores = [sum(_found_in(w, c[1]) for w in words) for c in candidates]
         most = max(scores)
@@ -297,8 +277,7 @@ class LexicalJudge(Judge):
 
     @staticmethod
     def _negation_problem(clause: str, context_clause: str) -> list[str]:
-        """A clause negates when it holds an odd number of cues: 没有哪位员工可以不参加 (two cues)
-        says that everyone must. Statement and closest context clause must agree."""
+        """Statement and closest context clause agree in negation (an odd number of cues negates)."""
         said, context_said = _cues(clause), _cues(context_clause)
         if len(said) % 2 > len(context_said) % 2:
             return [f"the statement negates ({', '.join(said)}), the closest context clause does not"]

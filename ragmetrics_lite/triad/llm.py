@@ -21,8 +21,7 @@ The design follows the judges of the libraries that notebook 13 compares:
   ``yes``/``no`` values stay English in both prompts: translated keys are what broke ragas'
   ``adapt()`` (ragas #774, #804).
 
-The prompts are the constants ``*_PROMPT_EN`` / ``*_PROMPT_ZH`` of :mod:`~ragmetrics_lite.triad.prompts`
-(:class:`string.Template` text with ``$`` placeholders), also importable from here:
+The prompts are data (:mod:`~ragmetrics_lite.triad.prompts`, also importable from here):
 ``print(SUPPORT_PROMPT_ZH)`` shows one.
 
 What is *not* here, on purpose: retries and seeds. A judge's reply changes between runs and
@@ -32,11 +31,8 @@ quotes the start of the reply (credentials masked), and never guesses a verdict.
 in linear time whatever it holds, and one over ``MAX_REPLY_CHARACTERS`` is refused unread.
 
 :func:`~ragmetrics_lite.triad.endpoint.openai_compatible_complete` builds a ``complete`` for any
-OpenAI-compatible ``/chat/completions`` endpoint (OpenAI, a local Ollama or vLLM server), with one
-deadline per call, token usage summed and replies cached on disk (:mod:`~ragmetrics_lite.triad.endpoint`),
-configured by the environment variables ``RAGMETRICS_LLM_BASE_URL``, ``RAGMETRICS_LLM_MODEL`` and
-``RAGMETRICS_LLM_API_KEY``. The repository's ``conftest.py`` removes them, so that tests and
-strict nbval never reach a model.
+OpenAI-compatible endpoint named by the ``RAGMETRICS_LLM_*`` environment variables; the repository's
+``conftest.py`` removes them, so that tests and strict nbval never reach a model.
 """
 from __future__ import annotations
 
@@ -47,34 +43,13 @@ from collections.abc import Callable, Sequence
 from string import Template
 
 from ..text.tokenization import CJK_IDEOGRAPH
+from . import prompts
 from .endpoint import (ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, LLM_ENVIRONMENT_VARIABLES, LLMEndpointError,  # noqa: F401
                        _setting, openai_compatible_complete, quote)
 from .judges import Judge, Verdict
-from .prompts import (
-    ANSWER_RELEVANCE_PROMPT_EN,
-    ANSWER_RELEVANCE_PROMPT_ZH,
-    CONTEXT_RELEVANCE_PROMPT_EN,
-    CONTEXT_RELEVANCE_PROMPT_ZH,
-    NO_CONTEXT,
-    PROMPTS,
-    SUPPORT_PROMPT_EN,
-    SUPPORT_PROMPT_ZH,
-)
+from .prompts import *  # noqa: F401,F403  (the prompts, importable from here too)
 
-__all__ = [
-    "LLMJudge",
-    "LLMReplyError",
-    "LLMEndpointError",
-    "openai_compatible_complete",
-    "llm_judge_from_environment",
-    "LLM_ENVIRONMENT_VARIABLES",
-    "SUPPORT_PROMPT_EN",
-    "SUPPORT_PROMPT_ZH",
-    "CONTEXT_RELEVANCE_PROMPT_EN",
-    "CONTEXT_RELEVANCE_PROMPT_ZH",
-    "ANSWER_RELEVANCE_PROMPT_EN",
-    "ANSWER_RELEVANCE_PROMPT_ZH",
-]
+__all__ = ["LLMJudge", "LLMReplyError", "llm_judge_from_environment"]
 
 _LANGUAGES = ("auto", "zh", "en")
 MAX_REPLY_CHARACTERS = 200_000  # some 500 verdicts with their reasons; a longer reply is not read
@@ -83,8 +58,7 @@ MAX_REPLY_CHARACTERS = 200_000  # some 500 verdicts with their reasons; a longer
 class LLMReplyError(ValueError):
     """The judge's reply could not be read as the verdicts asked for.
 
-    ``reply`` holds the whole reply and ``problem`` what was wrong with it; the message quotes
-    the start of the reply. Catch it to retry: this module never retries on its own.
+    ``reply`` holds the whole reply and ``problem`` what was wrong with it; the message quotes its start.
     """
 
     def __init__(self, where: str, problem: str, reply: str):
@@ -166,11 +140,10 @@ class LLMJudge(Judge):
     """A judge that asks a language model, through any ``complete(prompt: str) -> str``.
 
     Each method makes exactly one ``complete`` call, whatever the number of items, and none for
-    an empty list. The prompt (Chinese or English, see the module docstring and the
-    ``*_PROMPT_*`` constants) asks for one yes/no verdict with a reason per numbered item; a
-    reply that is not that JSON raises :class:`LLMReplyError` quoting it, and a reply that is
-    not a str raises TypeError. Retries, temperature, seeds and caching are the caller's: put
-    them in ``complete``. Notebooks 12-14 use it through :func:`llm_judge_from_environment`.
+    an empty list; the prompt asks for one yes/no verdict with a reason per numbered item. A reply
+    that is not that JSON raises :class:`LLMReplyError` quoting it (one that is not a str, TypeError).
+    Retries, temperature, seeds and caching go in ``complete``. Notebooks 12-14 use it through
+    :func:`llm_judge_from_environment`.
 
     ``language``: ``"auto"`` (the Chinese prompt when any input contains a CJK ideograph, else
     English), ``"zh"`` or ``"en"``.
@@ -218,7 +191,7 @@ class LLMJudge(Judge):
         statements = _texts(statements, "statements", where)
         contexts = _texts(contexts, "contexts", where)
         language = self._language(statements + contexts)
-        context = _numbered(contexts, "[{}] {}") or NO_CONTEXT[language]
+        context = _numbered(contexts, "[{}] {}") or prompts.NO_CONTEXT[language]
         return self._ask("support", language, where, statements, context=context,
                          context_count=len(contexts))
 
@@ -253,7 +226,7 @@ class LLMJudge(Judge):
         """Render the prompt, make the one call, parse one verdict per item ([] without a call)."""
         if not items:
             return []
-        prompt = Template(PROMPTS[task, language]).substitute(
+        prompt = Template(prompts.PROMPTS[task, language]).substitute(
             fields, items=_numbered(items, "{}. {}"), count=len(items))
         return _parse_verdicts(self.complete(prompt), len(items), where)
 

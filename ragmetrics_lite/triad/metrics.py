@@ -5,19 +5,8 @@ yes/no verdict per item (``judge=None``: the lexical judge for faithfulness, the
 context and answer relevance, ``triad.embedding.DEFAULT_JUDGES``), and counts. The ``*_verdicts``
 twin returns the verdicts as a table; the score is computed from that table.
 
-====================  ==========================  ===================================================
-metric                compares                     reference definition (see ``rag-judges`` notes)
-====================  ==========================  ===================================================
-context_relevancy     question <-> context         ragas' original ``context_relevancy`` (paper
-                                                   arXiv:2309.15217 §3, removed in ragas 0.1.11):
-                                                   relevant context sentences / context sentences
-faithfulness          context <-> answer           ragas ``Faithfulness`` (0.4.3): supported
-                                                   statements / statements
-answer_relevancy      question <-> answer          DeepEval ``AnswerRelevancyMetric`` (4.1.10):
-                                                   statements that address the question / statements
-context_precision     question <-> ranked chunks   ragas ``ContextPrecision`` (0.4.3): AP over the
-                                                   chunks' verdicts
-====================  ==========================  ===================================================
+Each function's docstring gives its formula and the reference definition it follows (ragas' paper
+is arXiv:2309.15217); its metric card (``data/cards/triad.toml``) says what it compares.
 
 Where we differ on purpose:
 
@@ -26,8 +15,7 @@ Where we differ on purpose:
   statements are extracted; DeepEval gives 1 (no claims, nothing unfaithful).
 * Verdicts are yes/no: DeepEval's ``idk`` (counted as yes) does not exist here.
 * Statements come from :func:`~ragmetrics_lite.triad.split_statements`, not from an LLM.
-* ``context_precision``'s verdict is relevance to the *question*; ragas and DeepEval judge whether
-  a chunk was useful for the *reference answer*. No reference answer is needed here.
+* ``context_precision``'s verdict is relevance to the question, not usefulness for a reference answer.
 
 Derived in ``12_context_relevancy.ipynb`` (context relevancy, context precision),
 ``13_faithfulness.ipynb`` and ``14_answer_relevancy.ipynb``.
@@ -46,16 +34,8 @@ from .judges import Judge, Verdict
 from .embedding import DefaultJudge
 from .statements import split_statements
 
-__all__ = [
-    "faithfulness",
-    "faithfulness_verdicts",
-    "context_relevancy",
-    "context_relevancy_verdicts",
-    "answer_relevancy",
-    "answer_relevancy_verdicts",
-    "context_precision",
-    "context_precision_verdicts",
-]
+__all__ = ["faithfulness", "faithfulness_verdicts", "context_relevancy", "context_relevancy_verdicts",
+           "answer_relevancy", "answer_relevancy_verdicts", "context_precision", "context_precision_verdicts"]
 
 
 # ------------------------------------------------------------------ shared checks

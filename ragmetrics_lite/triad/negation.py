@@ -16,9 +16,7 @@ from .judge_words import word_list
 
 __all__ = ["NEGATION_CUES", "NEGATION_EXCEPTIONS", "negation_cues"]
 
-#: Negation cues, matched on the raw (lower-cased) text.
 NEGATION_CUES = word_list("negation_cues")
-#: Words that contain a cue but do not negate; removed before the cues are searched.
 NEGATION_EXCEPTIONS = word_list("negation_exceptions")
 _ZH_CUES = re.compile("|".join(cue for cue in NEGATION_CUES if not cue.isascii()))
 _EN_CUES = re.compile(r"\b(?:" + "|".join(c for c in NEGATION_CUES if c.isalpha() and c.isascii())

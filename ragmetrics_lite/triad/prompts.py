@@ -16,16 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = [
-    "SUPPORT_PROMPT_EN",
-    "SUPPORT_PROMPT_ZH",
-    "CONTEXT_RELEVANCE_PROMPT_EN",
-    "CONTEXT_RELEVANCE_PROMPT_ZH",
-    "ANSWER_RELEVANCE_PROMPT_EN",
-    "ANSWER_RELEVANCE_PROMPT_ZH",
-    "PROMPTS",
-    "NO_CONTEXT",
-]
+__all__ = ["SUPPORT_PROMPT_EN", "SUPPORT_PROMPT_ZH", "CONTEXT_RELEVANCE_PROMPT_EN", "CONTEXT_RELEVANCE_PROMPT_ZH",
+           "ANSWER_RELEVANCE_PROMPT_EN", "ANSWER_RELEVANCE_PROMPT_ZH", "PROMPTS", "NO_CONTEXT"]
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "prompts"
 QUESTIONS = ("answer_relevance", "context_relevance", "support")

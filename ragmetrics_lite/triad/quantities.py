@@ -25,18 +25,13 @@ from typing import NamedTuple
 from ..text.tokenization import CJK_IDEOGRAPH
 from .judge_words import word_list, word_sections
 
-__all__ = ["Quantity", "UNITS", "MEASURE_WORDS", "NUMBER_EXCEPTIONS", "quantities_in", "numbers_in",
-           "measures_in", "is_quantity"]
+__all__ = ["Quantity", "UNITS", "MEASURE_WORDS", "NUMBER_EXCEPTIONS", "quantities_in", "numbers_in", "is_quantity"]
 
-#: Units of measurement: the word (Chinese, or an English singular) -> (dimension, factor to the
-#: dimension's base unit). General units of time, money, share, mass, length, volume and charge.
+#: Unit word (Chinese, or an English singular) -> (dimension, factor to the dimension's base unit).
 UNITS: dict[str, tuple[str, Decimal]] = {
     word: (unit.split()[0], Decimal(unit.split()[1]))
     for unit, words in word_sections("units").items() for word in words}
-#: Chinese measure words and units (量词): a run of Chinese numerals is a number only before one
-#: of them (三十天, 两次), so 一律 or 统一 hold no number.
 MEASURE_WORDS = "".join(word_list("measure_words"))
-#: Words that hold a numeral before a measure word without counting (十分 "very"); removed first.
 NUMBER_EXCEPTIONS = word_list("number_exceptions")
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
               "七": 7, "八": 8, "九": 9}
@@ -207,16 +202,6 @@ def numbers_in(text: str) -> list[str]:
     ['30', '1000.5', '95%', '10']
     """
     return [q.value for q in quantities_in(text)]
-
-
-def measures_in(text: str) -> list[tuple[str, Decimal]]:
-    """(dimension, value in base units) of each quantity whose unit is in ``UNITS`` (dates and
-    times of day left out).
-
-    >>> measures_in("约 90 分钟，an hour and a half")
-    [('time', Decimal('5400')), ('time', Decimal('5400.0'))]
-    """
-    return [(q.dimension, q.base) for q in quantities_in(text) if q.base is not None]
 
 
 def is_quantity(word: str) -> bool:
