@@ -60,6 +60,11 @@ def _no_score_as_tie(preferred, other):
     return sum(credit) / len(credit)
 
 
+def _nan_as_zero(preferred, other):
+    scores = [(0.0 if math.isnan(g) else g, 0.0 if math.isnan(b) else b) for g, b in zip(preferred, other)]
+    return sum(1.0 if g > b else 0.5 if g == b else 0.0 for g, b in scores) / len(scores)
+
+
 def _other_wins(preferred, other):
     return reference_solution(other, preferred)
 
@@ -112,6 +117,8 @@ q19_pairwise_agreement = FunctionExercise(
                 "nor smaller than a number, so it falls to the tie branch); such a pair counts 0"),
         Mistake(_other_wins, "this counts the pairs where the other member scores higher: compare "
                 "preferred[i] > other[i]"),
+        Mistake(_nan_as_zero, "this reads a missing score as 0, so a pair without a score can tie (NaN "
+                "against 0) or win (a positive score against NaN); such a pair counts 0"),
     ],
 )
 
