@@ -40,6 +40,8 @@ def _labels_of(values: object, what: str) -> list:
         raise TypeError(f"{what} must be a sequence of labels, got {type(values).__name__}")
     out = list(np.asarray(values, dtype=object).tolist()) if isinstance(values, np.ndarray) else list(values)
     for i, value in enumerate(out):
+        if type(value) in (int, str):  # the usual labels, let through without the slow ABC checks below
+            continue
         if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
             raise TypeError(f"{what}[{i}] must be a number or a string label, got {type(value).__name__} {value!r}")
         if isinstance(value, numbers.Real) and not math.isfinite(value):

@@ -76,8 +76,14 @@ def cues_in(text: str, cues: tuple[str, ...]) -> list[str]:
     >>> cues_in("The warranty is not covered by this page's scope", ("cover", "not covered"))
     ['not covered']
     """
+    return list(_cues_in(text, cues))
+
+
+@lru_cache(maxsize=8192)
+def _cues_in(text: str, cues: tuple[str, ...]) -> tuple[str, ...]:
+    """``cues_in``, cached: the judge's rules look for the same lists in the same sentences again."""
     lowered = text.lower()
-    return [cue for cue in cues if _pattern(cue).search(lowered)]
+    return tuple(cue for cue in cues if _pattern(cue).search(lowered))
 
 
 def strip_cues(text: str, cues: tuple[str, ...]) -> str:
@@ -115,6 +121,12 @@ def expected_answer_types(question: str) -> list[str]:
     >>> expected_answer_types("My parcel arrived damaged.")
     []
     """
+    return list(_answer_types(question))
+
+
+@lru_cache(maxsize=8192)
+def _answer_types(question: str) -> tuple[str, ...]:
+    """``expected_answer_types``, cached: a judge asks about one question for every sentence it judges."""
     types = []
     for part in _parts(question):
         for kind, cues in QUESTION_TYPES.items():
@@ -124,7 +136,7 @@ def expected_answer_types(question: str) -> list[str]:
             if hits:
                 types.append(kind)
                 break
-    return list(dict.fromkeys(types))
+    return tuple(dict.fromkeys(types))
 
 
 #: The dimensions of quantity (``quantities.UNITS``) that answer each type; a number with no known

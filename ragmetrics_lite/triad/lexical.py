@@ -147,6 +147,16 @@ _cues = lru_cache(maxsize=8192)(negation_cues)
 
 
 @lru_cache(maxsize=8192)
+def _content_words(text: str, stopwords: frozenset[str]) -> tuple[str, ...]:
+    """``LexicalJudge.content_words``, cached as ``_tokens`` is."""
+    return tuple(dict.fromkeys(
+        w for w in _tokens(text)
+        if w not in stopwords and not is_quantity(w) and negation_cues(w) != [w]
+        and not (w.isascii() and len(w) == 1)
+    ))
+
+
+@lru_cache(maxsize=8192)
 def _prepare(text: str) -> _Text:
     return _Text(text.lower(), frozenset(map(_stem, _tokens(text))), tuple(quantities_in(text)))
 
@@ -231,12 +241,7 @@ class LexicalJudge(Judge):
         >>> LexicalJudge().content_words("产品不支持 30 天无理由退款，三年保修")  # jieba cuts 天无 / 理由
         ['产品', '支持', '天无', '理由', '退款', '保修']
         """
-        words = _tokens(text)
-        return list(dict.fromkeys(
-            w for w in words
-            if w not in self.stopwords and not is_quantity(w) and negation_cues(w) != [w]
-            and not (w.isascii() and len(w) == 1)
-        ))
+        return list(_content_words(text, self.stopwords))
 
     # ------------------------------------------------------------------ faithfulness
     def support(self, statements: list[str], contexts: list[str]) -> list[Verdict]:
