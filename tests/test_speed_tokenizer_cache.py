@@ -95,15 +95,15 @@ def test_the_store_is_jiebas_prefix_dictionary_split_by_first_character(prefix_d
     assert merged == freq
 
 
-def _run(code: str, cache, tmp_path: Path) -> subprocess.CompletedProcess:
-    """``code`` in a fresh interpreter with the cache folder ``cache`` (None: the variable unset)
-    and the temporary directory in ``tmp_path / 'tmp'``."""
+def _run(code: str, cache, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh interpreter with the cache folder ``cache`` (None: the variable unset),
+    the temporary directory in ``tmp_path / 'tmp'`` and ``args`` as its arguments."""
     env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"), TEMP=str(tmp_path / "tmp"), TMP=str(tmp_path / "tmp"))
     env.pop(tokenization._CACHE_ENV, None)
     if cache is not None:
         env[tokenization._CACHE_ENV] = str(cache)
     (tmp_path / "tmp").mkdir(exist_ok=True)
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code), *args], capture_output=True, text=True,
                           env=env, timeout=300, cwd=tmp_path)
 
 
@@ -165,35 +165,104 @@ def valid_cache(written_once) -> tuple[str, bytes]:
     return path.name, path.read_bytes()
 
 
-@pytest.mark.parametrize("damage", ["truncated", "one byte flipped", "a folder"])
-def test_a_corrupt_cache_is_rebuilt_silently(tmp_path, valid_cache, damage):
-    cache = tmp_path / "cache"
-    cache.mkdir()
+# One fresh interpreter runs TOKENIZE in several scenarios in turn, each as a fresh interpreter
+# would meet it: no tokenizer built yet, its own cache variable, temporary directory and working
+# directory, its stdout and stderr (the file descriptors, so output from C code counts too) in
+# files of its own; an exception is printed to the scenario's stderr and the next one runs.
+# What they share is what is imported (ragmetrics_lite, jieba): output at import would show in the
+# first scenario only; ``written_once`` checks three start-ups in interpreters of their own.
+# (An interpreter start-up with ``import ragmetrics_lite`` costs ~0.7 s; each scenario still
+# builds the prefix dictionary from jieba's file, as a process without a usable cache does.)
+SCENARIOS = """
+    import json, os, sys, tempfile, traceback
+    code = compile(sys.argv[1], "<TOKENIZE>", "exec")
+    saved = os.dup(1), os.dup(2)
+    for scenario in json.loads(sys.argv[2]):
+        os.environ.pop(sys.argv[3], None)
+        if scenario["cache"] is not None:
+            os.environ[sys.argv[3]] = scenario["cache"]
+        for variable in ("TMPDIR", "TEMP", "TMP"):
+            os.environ[variable] = scenario["tmp"]
+        tempfile.tempdir = None  # gettempdir() reads the variables again
+        os.chdir(scenario["cwd"])
+        tokenization = sys.modules.get("ragmetrics_lite.text.tokenization")
+        if tokenization is not None:
+            tokenization._TOKENIZERS.clear()  # no tokenizer built yet, as in a fresh interpreter
+        with open(scenario["stdout"], "w") as out, open(scenario["stderr"], "w") as err:
+            os.dup2(out.fileno(), 1)
+            os.dup2(err.fileno(), 2)
+            try:
+                exec(code, {"__name__": "__main__"})
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.dup2(saved[0], 1)
+                os.dup2(saved[1], 2)
+"""
+
+
+@pytest.fixture(scope="module")
+def without_a_usable_cache(tmp_path_factory, valid_cache) -> dict:
+    """TOKENIZE in five scenarios that find no usable cache, run in turn by one fresh interpreter
+    (``SCENARIOS``), each in its own folder holding ``tmp`` (its temporary directory): the cache
+    file truncated, with one byte flipped, or a folder in its place (``valid_cache``'s name and
+    bytes, in ``cache``), the cache variable empty, and a cache folder that cannot be made (under
+    the file ``a file``). For each: its folder, cache file, and what it printed."""
+    base = tmp_path_factory.mktemp("without_a_usable_cache")
     name, data = valid_cache
-    path = cache / name
-    if damage == "a folder":
-        path.mkdir()  # unreadable as a file and not replaceable: tokenize still works, without a cache
-    else:
-        path.write_bytes({"truncated": data[: len(data) // 2],
-                          "one byte flipped": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:]}[damage])
-    done = _run(TOKENIZE, cache, tmp_path)
-    assert (done.stdout, done.stderr) == (EXPECTED, "")
+    scenarios, runs = [], {}
+    for scenario in ["truncated", "one byte flipped", "a folder", "empty variable", "unwritable"]:
+        folder = base / scenario
+        (folder / "tmp").mkdir(parents=True)
+        cache = folder / "cache"
+        if scenario == "empty variable":
+            cache = ""
+        elif scenario == "unwritable":
+            (folder / "a file").write_text("not a folder")
+            cache = folder / "a file" / "cache"
+        else:
+            cache.mkdir()
+        path = folder / "cache" / name
+        if scenario == "a folder":
+            path.mkdir()  # unreadable as a file and not replaceable: tokenize still works, without a cache
+        elif scenario in ("truncated", "one byte flipped"):
+            path.write_bytes({"truncated": data[: len(data) // 2],
+                              "one byte flipped": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:]}[scenario])
+        output = base / f"{scenario} output"
+        output.mkdir()
+        scenarios.append({"cache": str(cache), "tmp": str(folder / "tmp"), "cwd": str(folder),
+                          "stdout": str(output / "stdout"), "stderr": str(output / "stderr")})
+        runs[scenario] = {"folder": folder, "path": path}
+    done = _run(SCENARIOS, None, base, textwrap.dedent(TOKENIZE), json.dumps(scenarios), tokenization._CACHE_ENV)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", ""), done.stderr
+    for run, scenario in zip(runs.values(), scenarios):
+        run["stdout"] = Path(scenario["stdout"]).read_text()
+        run["stderr"] = Path(scenario["stderr"]).read_text()
+    return runs
+
+
+@pytest.mark.parametrize("damage", ["truncated", "one byte flipped", "a folder"])
+def test_a_corrupt_cache_is_rebuilt_silently(without_a_usable_cache, valid_cache, damage):
+    done = without_a_usable_cache[damage]
+    path, data = done["path"], valid_cache[1]
+    assert (done["stdout"], done["stderr"]) == (EXPECTED, "")
     if damage != "a folder":
         assert path.read_bytes() == data  # rewritten whole, as a fresh build writes it
-    assert _cache_files(cache) == [path.name]  # no temporary file left behind
+    assert _cache_files(path.parent) == [path.name]  # no temporary file left behind
 
 
-def test_an_empty_variable_turns_the_cache_off(tmp_path):
-    done = _run(TOKENIZE, "", tmp_path)
-    assert (done.stdout, done.stderr) == (EXPECTED, "")
-    assert _cache_files(tmp_path) == ["tmp"] and _cache_files(tmp_path / "tmp") == []
+def test_an_empty_variable_turns_the_cache_off(without_a_usable_cache):
+    done = without_a_usable_cache["empty variable"]
+    assert (done["stdout"], done["stderr"]) == (EXPECTED, "")
+    folder = done["folder"]
+    assert _cache_files(folder) == ["tmp"] and _cache_files(folder / "tmp") == []
 
 
-def test_an_unwritable_cache_folder_costs_only_time(tmp_path):
-    blocker = tmp_path / "a file"
-    blocker.write_text("not a folder")
-    done = _run(TOKENIZE, blocker / "cache", tmp_path)
-    assert (done.stdout, done.stderr) == (EXPECTED, "")
+def test_an_unwritable_cache_folder_costs_only_time(without_a_usable_cache):
+    done = without_a_usable_cache["unwritable"]
+    assert (done["stdout"], done["stderr"]) == (EXPECTED, "")
 
 
 def test_default_folder_is_the_user_cache_directory(tmp_path, monkeypatch):
