@@ -99,9 +99,15 @@ def test_notebook_runs_without_error_on_the_set(path, item):
     assert not problems, f"{data['notebook']} with {item['parameters']}:\n" + "\n".join(problems)
 
 
-# --- the harness, on a tiny synthetic notebook --------------------------------------------------
+# --- the harness, on tiny synthetic notebooks ---------------------------------------------------
+# Kernels are what cost here (~1.5-2 s each), so the synthetic notebooks' sets run once for the
+# module: ``shared_runs`` runs every notebook's sets in ONE kernel (``harness.run_notebooks``), as
+# the committed sets run, and ``script_run`` runs the tiny notebook's set file through the command
+# line, which starts a fresh kernel per set (``harness.run_set``, the reference) and saves each
+# executed copy. Each test asserts on its part; a fresh kernel of its own is started only by the
+# test that compares a stopped set's fresh run with its shared one.
 
-def tiny_notebook(folder: Path) -> Path:
+def tiny_notebook(folder: Path, name: str = "99_tiny.ipynb") -> Path:
     """Parameters K and items; cell 'take' fails when K is longer than the list."""
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -115,7 +121,7 @@ def tiny_notebook(folder: Path) -> Path:
         nbformat.v4.new_code_cell('assert K <= len(items), f"K = {K} but only {len(items)} items"', id="take"),
         nbformat.v4.new_code_cell("print(top, K, weights)", id="show"),
     ]
-    path = folder / "99_tiny.ipynb"
+    path = folder / name
     nbformat.write(notebook, path)
     return path
 
@@ -124,6 +130,124 @@ def write_sets(folder: Path, sets: list, notebook: str = "99_tiny.ipynb", name: 
     path = folder / name
     path.write_text(json.dumps({"notebook": notebook, "sets": sets}, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+def leftover_notebooks(folder: Path) -> None:
+    """96_leftover, the tiny notebook with a cell reading ``leftover`` right after the parameters and a
+    last cell defining it, and 98_other, whose cell reads ``leftover`` and the tiny notebook's ``top``."""
+    notebook = nbformat.read(tiny_notebook(folder, "96_leftover.ipynb"), as_version=4)
+    notebook.cells.insert(2, nbformat.v4.new_code_cell("print(leftover)", id="reads-leftover"))
+    notebook.cells.append(nbformat.v4.new_code_cell("leftover = K", id="defines-leftover"))
+    nbformat.write(notebook, folder / "96_leftover.ipynb")
+    other = nbformat.v4.new_notebook(metadata=notebook.metadata)
+    other.cells = [nbformat.v4.new_code_cell("K = 1", id="inputs", metadata={"tags": ["parameters"]}),
+                   nbformat.v4.new_code_cell("print(K, leftover, top)", id="reads-both")]
+    nbformat.write(other, folder / "98_other.ipynb")
+
+
+def plot_notebook(folder: Path) -> Path:
+    """97_plot: its cell 'plot' shows a figure titled with the parameter ``title``."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [
+        nbformat.v4.new_code_cell('title = "recall"', id="inputs", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("%matplotlib inline\nimport matplotlib.pyplot as plt", id="setup"),
+        nbformat.v4.new_code_cell("fig, ax = plt.subplots()\nax.set_title(title)\nplt.show()", id="plot"),
+        nbformat.v4.new_code_cell("print(len(title))", id="after"),
+    ]
+    path = folder / "97_plot.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def early_error_notebook(folder: Path) -> Path:
+    """95_early: the guarded notebook (below) with its first cell, before the parameters, raising."""
+    path = guarded_notebook(folder, "95_early.ipynb")
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[0].source = 'raise ValueError("only 3 items, says the set-up")'
+    nbformat.write(notebook, path)
+    return path
+
+
+TITLES = {"fine": {"title": "$\\frac{1}{2}$"}, "broken": {"title": "$\\frac{1}$"}}  # mathtext, drawn or not
+
+
+def shared_sets() -> dict[str, list[dict]]:
+    """{notebook: its sets}, in the order the shared kernel runs them (a set of the early-error
+    notebook expects the error the guarded notebook's check raises)."""
+    return {"99_tiny.ipynb": [{"parameters": parameters} for parameters in TINY_SETS],
+            "96_leftover.ipynb": [{"parameters": {"K": 1}}, {"parameters": {"K": 2}}],
+            "98_other.ipynb": [{"parameters": {"K": 3}}],
+            "97_plot.ipynb": [{"parameters": TITLES["fine"]}, {"parameters": TITLES["broken"]}],
+            "99_guarded.ipynb": list(GUARDED_SETS.values()),
+            "95_early.ipynb": [EARLY_SET]}
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory) -> Path:
+    """A folder holding every synthetic notebook of this module."""
+    folder = tmp_path_factory.mktemp("synthetic")
+    tiny_notebook(folder)
+    leftover_notebooks(folder)
+    plot_notebook(folder)
+    guarded_notebook(folder)
+    early_error_notebook(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def shared_runs(synthetic) -> dict[str, list]:
+    """{notebook: [SetRun of each of its sets in ``shared_sets()``]}, all of them in ONE kernel, one
+    notebook after another (``harness.run_notebooks``; a mathtext traceback takes ~1 s of it)."""
+    jobs = shared_sets()
+    return dict(zip(jobs, harness.run_notebooks([(synthetic / name, sets) for name, sets in jobs.items()])))
+
+
+SCRIPT_SETS = [
+    {"name": "K = 1", "parameters": {"K": 1, "items": ["z"]}},  # harmless
+    {"name": "K past the list", "parameters": {"K": 5}},         # cell 'take' raises
+    {"name": "K = 2", "parameters": {"K": 2}},                   # harmless
+    {"name": "K past the list, refused", "parameters": {"K": 4},
+     "error": {"type": "AssertionError", "message": "only 3 items"}},
+    {"name": "K past the list, wrong type", "parameters": {"K": 4}, "error": {"type": "ValueError", "message": "only"}},
+]
+TINY_SETS = [item["parameters"] for item in SCRIPT_SETS[:3]]  # harmless, K past the list, harmless
+TINY_COPIES = ["99_tiny__K_1.ipynb", "99_tiny__K_past_the_list.ipynb", "99_tiny__K_2.ipynb"]  # saved by the script
+
+
+@pytest.fixture(scope="module")
+def script_run(synthetic):
+    """(the set file, the finished process): ``scripts/run_parameter_sets.py`` run by hand on a set file
+    of the tiny notebook holding SCRIPT_SETS, each set in a fresh kernel, executed copies in out/."""
+    sets = write_sets(synthetic, SCRIPT_SETS)
+    command = [sys.executable, str(SCRIPT), str(sets), "--notebooks", str(synthetic), "--out", str(synthetic / "out")]
+    return sets, subprocess.run(command, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def tiny_runs(synthetic, script_run):
+    """[(cell errors, executed copy) of each of TINY_SETS, each in a fresh kernel]: the copies the
+    script saved, read back, their errors found as ``harness.run_set`` finds them (``harness.outcome``)."""
+    runs = []
+    for name in TINY_COPIES:
+        copy = synthetic / "out" / name
+        assert copy.is_file(), f"the script saved no {name}:\n{script_run[1].stdout}{script_run[1].stderr}"
+        done = nbformat.read(copy, as_version=4)
+        runs.append((harness.outcome(done).errors, done))
+    return runs
+
+
+def replay_saved_runs(monkeypatch) -> list[str]:
+    """Make ``harness.run_set`` read a set's run back from the executed copy that ``script_run`` saved
+    where the script saves it, instead of starting its kernel again; returns the names of the sets run."""
+    asked = []
+
+    def replay(notebook_path, item, save_to=None):
+        asked.append(item["name"])
+        return harness.outcome(nbformat.read(save_to, as_version=4))
+
+    monkeypatch.setattr(harness, "run_set", replay)
+    return asked
 
 
 def test_injected_cell_goes_right_after_the_parameters_cell(tmp_path):
@@ -137,24 +261,8 @@ def test_injected_cell_goes_right_after_the_parameters_cell(tmp_path):
     nbformat.validate(injected)
 
 
-TINY_SETS = [{"K": 1, "items": ["z"]}, {"K": 5}, {"K": 2}]  # harmless, K past the list, harmless
-
-
-@pytest.fixture(scope="module")
-def tiny_runs(tmp_path_factory):
-    """(the tiny notebook, [(cell errors, executed copy) of each of TINY_SETS, each in a fresh kernel])."""
-    folder = tmp_path_factory.mktemp("tiny")
-    path = tiny_notebook(folder)
-    runs = []
-    for number, parameters in enumerate(TINY_SETS):
-        executed_copy = folder / f"out{number}.ipynb"
-        run = harness.run_set(path, {"parameters": parameters}, save_to=executed_copy)
-        runs.append((run.errors, nbformat.read(executed_copy, as_version=4)))
-    return path, runs
-
-
 def test_a_set_that_makes_a_cell_raise_is_reported_with_that_cells_id(tiny_runs):
-    errors, done = tiny_runs[1][1]  # the set K = 5
+    errors, done = tiny_runs[1]  # the set K = 5
     assert [(e["cell_id"], e["code_cell"], e["error"]) for e in errors] == [
         ("take", 4, "AssertionError: K = 5 but only 3 items")]
     assert (errors[0]["type"], errors[0]["message"]) == ("AssertionError", "K = 5 but only 3 items")
@@ -163,53 +271,39 @@ def test_a_set_that_makes_a_cell_raise_is_reported_with_that_cells_id(tiny_runs)
 
 
 def test_a_harmless_set_reports_nothing_and_really_is_injected(tiny_runs):
-    errors, done = tiny_runs[1][0]  # the set K = 1, items = ['z']
+    errors, done = tiny_runs[0]  # the set K = 1, items = ['z']
     assert errors == []
     assert done.cells[-1].outputs[0]["text"] == "['z'] 1 {'a': 1.5}\n"
 
 
-def test_sets_in_one_kernel_give_what_a_fresh_kernel_per_set_gives(tiny_runs):
-    path, runs = tiny_runs
-    shared = harness.run_sets(path, [{"parameters": parameters} for parameters in TINY_SETS])
-    assert [run.errors for run in shared] == [errors for errors, _ in runs]
+def test_sets_in_one_kernel_give_what_a_fresh_kernel_per_set_gives(tiny_runs, shared_runs):
+    assert [run.errors for run in shared_runs["99_tiny.ipynb"]] == [errors for errors, _ in tiny_runs]
 
 
-def test_sets_in_one_kernel_share_no_names(tmp_path):
+def test_run_sets_is_run_notebooks_for_one_notebook(monkeypatch):
+    """``run_sets`` (kept for authors) hands its one notebook to ``run_notebooks``, which the tests run."""
+    calls = []
+    monkeypatch.setattr(harness, "run_notebooks", lambda jobs, timeout=300: calls.append((jobs, timeout)) or [["runs"]])
+    assert harness.run_sets(Path("99_tiny.ipynb"), [{"parameters": {"K": 1}}], timeout=7) == ["runs"]
+    assert calls == [([(Path("99_tiny.ipynb"), [{"parameters": {"K": 1}}])], 7)]
+
+
+def test_sets_in_one_kernel_share_no_names(shared_runs):
     """A name left by one set, or by another notebook of the kernel, must not rescue the next one:
-    the namespace is emptied before every set."""
-    notebook = nbformat.read(tiny_notebook(tmp_path), as_version=4)
-    notebook.cells.insert(2, nbformat.v4.new_code_cell("print(leftover)", id="reads-leftover"))
-    notebook.cells.append(nbformat.v4.new_code_cell("leftover = K", id="defines-leftover"))
-    nbformat.write(notebook, tmp_path / "99_tiny.ipynb")
-    other = nbformat.v4.new_notebook(metadata=notebook.metadata)
-    other.cells = [nbformat.v4.new_code_cell("K = 1", id="inputs", metadata={"tags": ["parameters"]}),
-                   nbformat.v4.new_code_cell("print(K, leftover, top)", id="reads-both")]
-    nbformat.write(other, tmp_path / "98_other.ipynb")
-    runs = harness.run_notebooks([(tmp_path / "99_tiny.ipynb", [{"parameters": {"K": 1}}, {"parameters": {"K": 2}}]),
-                                  (tmp_path / "98_other.ipynb", [{"parameters": {"K": 3}}])])
-    (first, second), (third,) = [[run.errors for run in job] for job in runs]
+    the namespace is emptied before every set (96_leftover's sets K = 1 and K = 2, then 98_other's)."""
+    first, second = [run.errors for run in shared_runs["96_leftover.ipynb"]]
+    (third,) = [run.errors for run in shared_runs["98_other.ipynb"]]
     assert [e["cell_id"] for e in first] == [e["cell_id"] for e in second] == ["reads-leftover"]
     assert second[0]["error"] == "NameError: name 'leftover' is not defined"
     assert [(e["cell_id"], e["error"]) for e in third] == [("reads-both", "NameError: name 'leftover' is not defined")]
 
 
-def test_a_figure_that_fails_to_draw_fails_the_set(tmp_path):
+def test_a_figure_that_fails_to_draw_fails_the_set(shared_runs):
     """In one kernel figures are laid out but neither painted nor encoded as PNG (``harness.BETWEEN_SETS``); an error
     raised while drawing (here mathtext that does not parse, found only at draw time) must still be
-    the plot cell's error, as when the inline backend saves the PNG, in a set after another."""
-    notebook = nbformat.v4.new_notebook()
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    notebook.cells = [
-        nbformat.v4.new_code_cell('title = "recall"', id="inputs", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell("%matplotlib inline\nimport matplotlib.pyplot as plt", id="setup"),
-        nbformat.v4.new_code_cell("fig, ax = plt.subplots()\nax.set_title(title)\nplt.show()", id="plot"),
-        nbformat.v4.new_code_cell("print(len(title))", id="after"),
-    ]
-    path = tmp_path / "97_plot.ipynb"
-    nbformat.write(notebook, path)
-    broken, fine = {"title": "$\\frac{1}$"}, {"title": "$\\frac{1}{2}$"}
-    runs = harness.run_sets(path, [{"parameters": fine}, {"parameters": broken}])  # (a mathtext traceback: ~1 s)
-    first, second = [run.errors for run in runs]
+    the plot cell's error, as when the inline backend saves the PNG, in a set after another (97_plot's
+    fine title, then its broken one)."""
+    first, second = [run.errors for run in shared_runs["97_plot.ipynb"]]
     assert first == []
     assert [(e["cell_id"], e["error"].split(":")[0]) for e in second] == [("plot", "ValueError")], second
     assert "Expected \\frac{num}{den}" in second[0]["error"]
@@ -226,10 +320,10 @@ def test_one_kernel_runs_notebooks_of_one_folder_only(tmp_path):
 
 # --- the expected-error mode -------------------------------------------------------------------
 
-def guarded_notebook(folder: Path) -> Path:
+def guarded_notebook(folder: Path, name: str = "99_guarded.ipynb") -> Path:
     """Cell 'check' refuses a K past the list before showing anything, but a K below 1 only after
     printing; cell 'late' refuses an empty label after 'show' printed; cell 'after' leaves a file
-    behind when it runs (the kernel starts in the notebook's folder)."""
+    named after the label behind when it runs (the kernel starts in the notebook's folder)."""
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     parameters = nbformat.v4.new_code_cell('K = 2\nitems = ["a", "b", "c"]\nlabel = "top"', id="inputs")
@@ -243,9 +337,9 @@ def guarded_notebook(folder: Path) -> Path:
                                   'if K < 1:\n    raise ValueError(f"K = {K} must be at least 1")', id="check"),
         nbformat.v4.new_code_cell("print(label, items[:K])", id="show"),
         nbformat.v4.new_code_cell('if not label:\n    raise ValueError("label is empty")', id="late"),
-        nbformat.v4.new_code_cell('pathlib.Path("after-ran.txt").write_text("ran")\nlen(items)', id="after"),
+        nbformat.v4.new_code_cell('pathlib.Path(f"after-ran-{label}.txt").write_text("ran")\nlen(items)', id="after"),
     ]
-    path = folder / "99_guarded.ipynb"
+    path = folder / name
     nbformat.write(notebook, path)
     return path
 
@@ -255,8 +349,8 @@ def expects(parameters: dict, kind: str, phrase: str) -> dict:
             "error": {"type": kind, "message": phrase}}
 
 
-GUARDED_SETS = {
-    "stops as told": expects({"K": 5}, "ValueError", "only 3 items"),
+GUARDED_SETS = {  # "stops as told" alone has the label "stops": only it would leave after-ran-stops.txt
+    "stops as told": expects({"K": 5, "label": "stops"}, "ValueError", "only 3 items"),
     "another type": expects({"K": 5}, "TypeError", "only 3 items"),
     "phrase missing": expects({"K": 5}, "ValueError", "too many"),
     "phrase in another case": expects({"K": 5}, "ValueError", "Only 3 items"),
@@ -266,23 +360,22 @@ GUARDED_SETS = {
     "no error expected, none raised": {"name": "clean", "parameters": {"K": 3}},
     "no error expected, one raised": {"name": "dirty", "parameters": {"K": 5}},
 }
+EARLY_SET = expects({"K": 5}, "ValueError", "only 3 items")  # for 95_early, whose first cell raises
 
 
 @pytest.fixture(scope="module")
-def guarded_runs(tmp_path_factory):
-    """{label: SetRun} of GUARDED_SETS, all in one kernel, and the notebook's path."""
-    path = guarded_notebook(tmp_path_factory.mktemp("guarded"))
-    runs = harness.run_sets(path, list(GUARDED_SETS.values()))
-    return path, dict(zip(GUARDED_SETS, runs))
+def guarded_runs(shared_runs):
+    """{label: SetRun} of GUARDED_SETS, run one after another in the shared kernel (``shared_runs``)."""
+    return dict(zip(GUARDED_SETS, shared_runs["99_guarded.ipynb"]))
 
 
 def problems_of(guarded_runs, label: str) -> list[str]:
-    return harness.verdict(GUARDED_SETS[label], guarded_runs[1][label])
+    return harness.verdict(GUARDED_SETS[label], guarded_runs[label])
 
 
 def test_an_expected_error_raised_before_any_output_passes(guarded_runs):
     assert problems_of(guarded_runs, "stops as told") == []
-    run = guarded_runs[1]["stops as told"]
+    run = guarded_runs["stops as told"]
     assert [(e["cell_id"], e["type"]) for e in run.errors] == [("check", "ValueError")]  # stopped there
     assert run.shown_before_error == [] and run.injected_code_cell == 3
 
@@ -301,7 +394,7 @@ def test_an_expected_error_without_the_phrase_fails(guarded_runs, label):
 
 
 def test_an_expected_error_after_output_in_an_earlier_cell_fails(guarded_runs):
-    run = guarded_runs[1]["output in an earlier cell"]
+    run = guarded_runs["output in an earlier cell"]
     assert [e["cell_id"] for e in run.errors] == ["late"]
     assert problems_of(guarded_runs, "output in an earlier cell") == [
         "cell check (code cell 4) showed output before the error: '2 of 3 items'",
@@ -325,65 +418,61 @@ def test_a_set_without_error_still_passes_clean_and_fails_on_any_error(guarded_r
                               "ValueError: K = 5 but only 3 items")
 
 
-def test_an_error_before_the_parameters_cell_is_not_the_expected_one(tmp_path):
-    path = guarded_notebook(tmp_path)
-    notebook = nbformat.read(path, as_version=4)
-    notebook.cells[0].source = 'raise ValueError("only 3 items, says the set-up")'
-    nbformat.write(notebook, path)
-    item = expects({"K": 5}, "ValueError", "only 3 items")
-    (problem,) = harness.verdict(item, harness.run_set(path, item))
+def test_an_error_before_the_parameters_cell_is_not_the_expected_one(shared_runs):
+    (run,) = shared_runs["95_early.ipynb"]
+    (problem,) = harness.verdict(EARLY_SET, run)
     assert problem.startswith("expected ValueError with 'only 3 items' in its message after the parameters cell, "
                               "but cell imports (code cell 1"), problem
 
 
-def test_an_expected_error_stops_the_run_in_a_shared_and_in_a_fresh_kernel(guarded_runs, tmp_path):
-    """Cells after the error do not run (here 'after' would leave a file), so such a set costs only the
-    cells up to its error; a set without error runs every cell, errors allowed. Both kernels agree."""
+def test_an_expected_error_stops_the_run_in_a_shared_and_in_a_fresh_kernel(synthetic, guarded_runs, tmp_path):
+    """Cells after the error do not run (here 'after' would leave after-ran-stops.txt), so such a set
+    costs only the cells up to its error; a set without error runs every cell, errors allowed. Both
+    kernels agree: the shared one (``shared_runs``) and a fresh one, started here in a folder of its own."""
+    assert not (synthetic / "after-ran-stops.txt").exists()  # the shared kernel
     path = guarded_notebook(tmp_path)
-    marker = tmp_path / "after-ran.txt"
-    (shared,) = harness.run_sets(path, [GUARDED_SETS["stops as told"]])
-    assert not marker.exists()
     saved = tmp_path / "stopped.ipynb"
     fresh = harness.run_set(path, GUARDED_SETS["stops as told"], save_to=saved)
-    assert not marker.exists()
-    assert fresh == shared == guarded_runs[1]["stops as told"]
+    assert not (tmp_path / "after-ran-stops.txt").exists()
+    assert fresh == guarded_runs["stops as told"]
     later = [c for c in nbformat.read(saved, as_version=4).cells if c.get("id") in ("show", "late", "after")]
     assert [(c.outputs, c.execution_count) for c in later] == [([], None)] * 3
-    assert (guarded_runs[0].parent / "after-ran.txt").exists()  # the sets expecting no error ran every cell
+    assert (synthetic / "after-ran-top.txt").exists()  # the sets expecting no error ran every cell
 
 
-def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(tmp_path, capsys):
-    tiny_notebook(tmp_path)
-    sets = write_sets(tmp_path, [{"name": "K = 1", "parameters": {"K": 1}},
-                                 {"name": "K past the list", "parameters": {"K": 4}}])
-    command = [sys.executable, str(SCRIPT), str(sets), "--notebooks", str(tmp_path), "--out", str(tmp_path / "out")]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+def test_the_script_runs_a_set_file_by_hand_and_fails_on_an_error(script_run, monkeypatch, capsys):
+    sets, done = script_run
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "with 'K = 1' {'K': 1}: 0 cell(s) with an error" in done.stdout
-    assert "cell take (code cell 4, starts 'assert K <= len(items)" in done.stdout
-    assert "AssertionError: K = 4 but only 3 items" in done.stdout
-    assert (tmp_path / "out" / "99_tiny__K_past_the_list.ipynb").is_file()
-    # one set by its name: in this process (the command line itself is tested above)
-    assert harness.main([str(sets), "K = 1", "--notebooks", str(tmp_path), "--out", str(tmp_path / "out")]) == 0
+    assert "with 'K = 1' {'K': 1, 'items': ['z']}: 0 cell(s) with an error" in done.stdout
+    assert "\n  cell take (code cell 4, starts 'assert K <= len(items)" in done.stdout  # the set K past the list
+    assert "AssertionError: K = 5 but only 3 items" in done.stdout
+    assert (sets.parent / "out" / "99_tiny__K_past_the_list.ipynb").is_file()
+    # one set by its name: in this process (the command line itself is tested above), its run read
+    # back from the copy the command saved
+    asked = replay_saved_runs(monkeypatch)
+    assert harness.main([str(sets), "K = 1", "--notebooks", str(sets.parent), "--out", str(sets.parent / "out")]) == 0
     printed = capsys.readouterr().out
-    assert "with 'K = 1' {'K': 1}: 0 cell(s)" in printed and "K past the list" not in printed, printed
+    assert "with 'K = 1' {'K': 1, 'items': ['z']}: 0 cell(s)" in printed and "K past the list" not in printed, printed
+    assert asked == ["K = 1"]
 
 
-def test_the_script_reports_an_expected_error_set(tmp_path, capsys):
-    tiny_notebook(tmp_path)
-    refused = {"name": "K past the list, refused", "parameters": {"K": 4},
-               "error": {"type": "AssertionError", "message": "only 3 items"}}
-    wrong_type = dict(refused, name="K past the list, wrong type", error={"type": "ValueError", "message": "only"})
-    sets = write_sets(tmp_path, [refused, wrong_type])
-    options = ["--notebooks", str(tmp_path), "--out", str(tmp_path / "out")]
-    assert harness.main([str(sets), "1", *options]) == 0
+def test_the_script_reports_an_expected_error_set(script_run, monkeypatch, capsys):
+    sets, done = script_run
+    refused = ("with 'K past the list, refused' {'K': 4}: expects AssertionError with 'only 3 items'; stops as "
+               "expected: AssertionError: K = 4 but only 3 items in cell take (code cell 4")
+    assert refused in done.stdout and "expects ValueError with 'only'; FAILS" in done.stdout, done.stdout
+    # each set alone, by its number, in this process, its run read back from the copy the command saved:
+    # the expected error passes (status 0), the wrong type fails (1)
+    asked = replay_saved_runs(monkeypatch)
+    options = ["--notebooks", str(sets.parent), "--out", str(sets.parent / "out")]
+    assert harness.main([str(sets), "4", *options]) == 0
     printed = capsys.readouterr().out
-    assert ("with 'K past the list, refused' {'K': 4}: expects AssertionError with 'only 3 items'; stops as "
-            "expected: AssertionError: K = 4 but only 3 items in cell take (code cell 4") in printed, printed
-    assert harness.main([str(sets), "2", *options]) == 1
+    assert refused in printed, printed
+    assert harness.main([str(sets), "5", *options]) == 1
     printed = capsys.readouterr().out
     assert "expects ValueError with 'only'; FAILS" in printed, printed
     assert "  expected ValueError with 'only' in its message, but cell take (code cell 4" in printed, printed
+    assert asked == ["K past the list, refused", "K past the list, wrong type"]
 
 
 @pytest.mark.parametrize("sets, problem", [

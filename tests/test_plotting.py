@@ -267,7 +267,9 @@ PLOT_NOTEBOOK = [
 
 
 def run_plot_notebook(tmp_path, first_cell: str) -> list:
-    """Execute a two-cell plotting notebook in a fresh kernel; return the plot cell's outputs."""
+    """Execute a two-cell plotting notebook in a fresh kernel; return the plot cell's outputs. The
+    kernel is killed once the cells have run (``shutdown_kernel="immediate"``): a graceful shutdown
+    waits ~0.3 s more for it to exit, after every output has arrived."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -275,6 +277,7 @@ def run_plot_notebook(tmp_path, first_cell: str) -> list:
     notebook.cells = [nbformat.v4.new_code_cell(first_cell), nbformat.v4.new_code_cell(PLOT_NOTEBOOK[1])]
     harness = load_script(ROOT / "scripts" / "run_parameter_sets.py")
     harness.retry_kernel_start(lambda: NotebookClient(notebook, timeout=120, kernel_name="python3",
+                                                      shutdown_kernel="immediate",
                                                       resources={"metadata": {"path": str(tmp_path)}}).execute())
     assert notebook.cells[0].outputs == []  # setup_plots prints nothing, also when it switches backend
     return notebook.cells[1].outputs
