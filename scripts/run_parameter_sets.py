@@ -286,7 +286,8 @@ def execute(notebook, folder: Path, timeout: int = 300, stop_at_error: bool = Fa
 
     def run() -> None:
         client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", allow_errors=True,
-                                resources={"metadata": {"path": str(folder)}})
+                                resources={"metadata": {"path": str(folder)}},
+                                shutdown_kernel="immediate")  # the outputs are in: no graceful wait
         if not stop_at_error:
             client.execute(env=kernel_environment())
             return
@@ -527,7 +528,8 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
 
     def run_all() -> list:
         client = NotebookClient(nbformat.v4.new_notebook(), timeout=timeout, kernel_name="python3", allow_errors=True,
-                                resources={"metadata": {"path": str(folder)}})
+                                resources={"metadata": {"path": str(folder)}},
+                                shutdown_kernel="immediate")  # the outputs are in: no graceful wait
         results = []
         with client.setup_kernel(env=kernel_environment()):
             for notebook_path, sets in jobs:
