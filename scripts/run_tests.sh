@@ -8,7 +8,7 @@
 #                 (or at $RAGMETRICS_CHROMIUM), else installed with apt-get when run as root;
 #                 otherwise a message says how, and the browser tests skip (fail under CI=true).
 #
-# The tests run in parallel on every core (pytest-xdist `-n auto --dist loadscope`; conftest.py
+# The tests run in parallel, one worker per core plus one (pytest-xdist `-n auto --dist loadscope`; conftest.py
 # keeps each notebook's cells, and each module's shared fixtures, in one process). Pass -n 0 to
 # run in one process, or -n 4 for four.
 set -euo pipefail
