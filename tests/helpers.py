@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 import math
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -183,3 +184,40 @@ def assert_wrong_answer_diagnosed(function):
         assert diagnoses == [], message
     else:
         assert len(diagnoses) == 1 and phrase in diagnoses[0], message
+
+
+FURTHER = re.compile(r"^#+\s.*going further", re.I | re.M)  # the heading that ends a main path
+
+
+def run_main_path(notebook_path, stop_after: int | None = None, **overrides) -> tuple[dict, str]:
+    """Run the notebook's code cells before Going further in this process (or its first
+    ``stop_after`` code cells after the parameters cell), ``overrides`` assigned right after the
+    parameters cell as a parameter set would; returns the namespace and what the cells printed."""
+    import contextlib
+    import io
+    import warnings
+
+    import matplotlib
+    import nbformat
+
+    matplotlib.use("Agg")
+    notebook = nbformat.read(notebook_path, as_version=4)
+    namespace: dict = {"__name__": "__main__"}
+    printed = io.StringIO()
+    after_parameters = None
+    with contextlib.redirect_stdout(printed), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for cell in notebook.cells:
+            if cell.cell_type == "markdown" and FURTHER.search(cell.source):
+                break
+            if cell.cell_type != "code":
+                continue
+            if after_parameters is not None and after_parameters == stop_after:
+                break
+            exec(compile(cell.source, f"{notebook_path.name}:{cell.get('id')}", "exec"), namespace)
+            if "parameters" in cell.metadata.get("tags", []):
+                namespace.update(overrides)
+                after_parameters = 0
+            elif after_parameters is not None:
+                after_parameters += 1
+    return namespace, printed.getvalue()

@@ -9,20 +9,17 @@
 """
 from __future__ import annotations
 
-import contextlib
 import importlib
-import io
 import math
 import re
-import warnings
 from pathlib import Path
 
 import matplotlib
 import nbformat
+from tests.helpers import run_main_path
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "15_latency_percentiles.ipynb"
-FURTHER = re.compile(r"^#+\s.*going further", re.I | re.M)
 exercise = importlib.import_module("ragmetrics_lite.course.exercises.q15_nearest_rank").q15_nearest_rank
 
 
@@ -31,25 +28,6 @@ def stored_text(notebook_path) -> str:
     notebook = nbformat.read(notebook_path, as_version=4)
     return "\n".join(output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
                      for output in cell.get("outputs", []) if output.get("output_type") == "stream")
-
-
-def run_main_path(notebook_path, **overrides) -> dict:
-    """Run the notebook's code cells before Going further in this process, ``overrides`` assigned
-    right after the parameters cell (as a parameter set would); returns the namespace. Figures are
-    drawn on the Agg backend and stay open for inspection."""
-    matplotlib.use("Agg")
-    notebook = nbformat.read(notebook_path, as_version=4)
-    namespace: dict = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for cell in notebook.cells:
-            if cell.cell_type == "markdown" and FURTHER.search(cell.source):
-                break
-            if cell.cell_type == "code":
-                exec(compile(cell.source, f"{notebook_path.name}:{cell.get('id')}", "exec"), namespace)
-                if "parameters" in cell.metadata.get("tags", []):
-                    namespace.update(overrides)
-    return namespace
 
 
 def figure_titled(words: str):
@@ -76,7 +54,7 @@ def test_the_picture_draws_every_percentile_asked_for():
 
     percentiles = [10, 25, 50, 75, 90, 95, 99, 99.9]
     plt.close("all")
-    namespace = run_main_path(NOTEBOOK, percentiles=percentiles)
+    namespace = run_main_path(NOTEBOOK, percentiles=percentiles)[0]
     try:
         figure = figure_titled("synthetic requests")
         labels = {text.get_text().split(" = ")[0] for ax in figure.axes if ax.get_legend()

@@ -11,13 +11,9 @@
 """
 from __future__ import annotations
 
-import contextlib
 import importlib
-import io
 import itertools
 import math
-import re
-import warnings
 from pathlib import Path
 
 import matplotlib
@@ -25,10 +21,10 @@ import nbformat
 import numpy as np
 
 import ragmetrics_lite as rml
+from tests.helpers import run_main_path
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "17_human_evaluation.ipynb"
-FURTHER = re.compile(r"^#+\s.*going further", re.I | re.M)
 module = importlib.import_module("ragmetrics_lite.course.exercises.q17_cohens_kappa")
 exercise = module.q17_cohens_kappa
 
@@ -36,24 +32,6 @@ exercise = module.q17_cohens_kappa
 SKEWED = {"A": [1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1],
           "B": [0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0],
           "C": [1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1]}
-
-
-def run_main_path(notebook_path, **overrides) -> dict:
-    """Run the notebook's code cells before Going further in this process, ``overrides`` assigned
-    right after the parameters cell as a parameter set would; figures stay open on Agg."""
-    matplotlib.use("Agg")
-    notebook = nbformat.read(notebook_path, as_version=4)
-    namespace: dict = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for cell in notebook.cells:
-            if cell.cell_type == "markdown" and FURTHER.search(cell.source):
-                break
-            if cell.cell_type == "code":
-                exec(compile(cell.source, f"{notebook_path.name}:{cell.get('id')}", "exec"), namespace)
-                if "parameters" in cell.metadata.get("tags", []):
-                    namespace.update(overrides)
-    return namespace
 
 
 def scotts_pi(a, b) -> float:
@@ -98,7 +76,7 @@ def test_the_regrading_histogram_counts_whole_regradings():
 
     plt.close("all")
     try:
-        run_main_path(NOTEBOOK)
+        run_main_path(NOTEBOOK)[0]
         axes = [ax for number in plt.get_fignums() for ax in plt.figure(number).axes
                 if ax.get_ylabel() == "re-gradings"]
         assert len(axes) == 1
@@ -112,7 +90,7 @@ def test_a_0_to_4_grade_scale_runs():
     namespace = run_main_path(
         NOTEBOOK, grade_scale=[0, 1, 2, 3, 4], ranking_grades_a=[2, 4, 0], ranking_grades_b=[2, 3, 0],
         annotator_a=[4, 2, 0, 1, 3, 0, 2, 1, 0, 4, 2, 0], annotator_b=[4, 3, 0, 2, 2, 0, 2, 0, 0, 3, 1, 1],
-        annotator_c=[4, 3, 0, 1, 3, 0, 1, 1, 0, 2, 2, 0])
+        annotator_c=[4, 3, 0, 1, 3, 0, 1, 1, 0, 2, 2, 0])[0]
     assert namespace["confusion"].shape == (5, 5)
     assert math.isclose(namespace["kappa_ab"], rml.cohens_kappa(namespace["a"], namespace["b"]), abs_tol=1e-12)
 
