@@ -516,7 +516,8 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
     ``SetRun`` of each of its sets. A set that expects an error stops at the first error. The namespace
     is emptied and the figures closed before every set, as in ``run_sets``, so a notebook sees no name
     another one left; the modules stay imported. Figures are laid out but neither painted nor saved as
-    PNG (``BETWEEN_SETS``): a drawing error is still the cell's error.
+    PNG (``BETWEEN_SETS``): a drawing error is still the cell's error. A set's cells go to the kernel
+    in one request (``run_in_one_request``); ``run_set`` sends them one by one.
     """
     from nbclient import NotebookClient
 
