@@ -116,9 +116,9 @@ ensure_venv() {
   if [ -f "$STAMP" ]; then
     say "requirements.txt or pyproject.toml changed since the last install: updating $VENV (pip's progress follows)."
   else
-    say "First run: installing the ~120 pinned packages of requirements.txt into $VENV (about 160 MB to"
-    say "download, 730 MB on disk). This takes about 4-6 minutes on a laptop with a good connection,"
-    say "longer on a slow one; pip's progress follows. Later runs skip this step until requirements.txt changes."
+    say "First run: installing the 133 pinned packages of requirements.txt into $VENV (about 260 MB to"
+    say "download, 1 GB on disk). The download alone takes about 3.5 minutes at 10 Mbit/s, seconds on a fast"
+    say "network; pip's progress follows. Later runs skip this step until requirements.txt changes."
   fi
   if ! with_heartbeat "Installing" "$venv_python" -m pip install --disable-pip-version-check -r requirements.txt; then
     say "pip could not finish (its message is above): fix the cause and rerun; what was installed stays."
