@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import copy
 import json
 import math
@@ -44,6 +45,7 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -519,6 +521,13 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
     PNG (``BETWEEN_SETS``): a drawing error is still the cell's error. A set's cells go to the kernel
     in one request (``run_in_one_request``); ``run_set`` sends them one by one.
     """
+    return list(iter_notebooks(jobs, timeout))
+
+
+def iter_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> Iterator[list[SetRun]]:
+    """``run_notebooks``, yielding each job's results as soon as its sets have run (the tests report
+    each notebook's sets then, instead of after the whole kernel's). The kernel stops when the
+    iterator is exhausted or closed."""
     from nbclient import NotebookClient
 
     folders = {Path(path).resolve().parent for path, _ in jobs}
@@ -527,24 +536,26 @@ def run_notebooks(jobs: list[tuple[Path, list[dict]]], timeout: int = 300) -> li
     folder = folders.pop()
     clean = nbformat.v4.new_code_cell(BETWEEN_SETS)
 
-    def run_all() -> list:
+    def start() -> tuple[NotebookClient, contextlib.ExitStack]:
         client = NotebookClient(nbformat.v4.new_notebook(), timeout=timeout, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": str(folder)}},
                                 shutdown_kernel="immediate")  # the outputs are in: no graceful wait
-        results = []
-        with client.setup_kernel(env=kernel_environment()):
-            for notebook_path, sets in jobs:
-                original = nbformat.read(Path(notebook_path), as_version=4)
-                results.append([])
-                for item in sets:
-                    client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
-                    client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
-                    notebook = inject(original, item["parameters"])
-                    run_in_one_request(client, notebook, stop_at_error="error" in item)
-                    results[-1].append(outcome(notebook))
-        return results
+        stack = contextlib.ExitStack()
+        stack.enter_context(client.setup_kernel(env=kernel_environment()))
+        return client, stack
 
-    return retry_kernel_start(run_all)
+    client, stack = retry_kernel_start(start)
+    with stack:
+        for notebook_path, sets in jobs:
+            original = nbformat.read(Path(notebook_path), as_version=4)
+            results = []
+            for item in sets:
+                client.nb = nbformat.v4.new_notebook(cells=[copy.deepcopy(clean)])  # execute_cell stores
+                client.execute_cell(client.nb.cells[0], 0)                          # the cell in client.nb
+                notebook = inject(original, item["parameters"])
+                run_in_one_request(client, notebook, stop_at_error="error" in item)
+                results.append(outcome(notebook))
+            yield results
 
 
 def describe(errors: list[dict]) -> str:

@@ -11,7 +11,8 @@ are shared with ``scripts/run_parameter_sets.py``, which notebook authors run by
 kernel start-ups and imports, the set files are split over three kernels
 (``tests.helpers.parameter_set_kernel``), each running its notebooks' sets in turn with the
 namespace emptied before every set, and figures laid out without being painted or encoded as PNG
-(``harness.run_notebooks``); a set that expects an error costs only the cells up to its error.
+(``harness.iter_notebooks``, which hands over each file's runs as soon as they are done, so the
+tests report notebook by notebook); a set that expects an error costs only the cells up to its error.
 The second half tests that harness on tiny synthetic notebooks.
 """
 from __future__ import annotations
@@ -62,30 +63,46 @@ def test_set_file_is_valid(path):
     assert not problems, f"{path.name}:\n" + "\n".join(problems)
 
 
-_RUNS: dict[int, dict | Exception] = {}
+class _KernelRuns:
+    """The runs of one shared kernel's set files, taken from ``harness.iter_notebooks`` file by file
+    as the tests ask for them (the tests of a kernel run in file order, so each file's tests report
+    as soon as its sets have run)."""
+
+    def __init__(self, kernel: int):
+        self.files = [p for p in SET_FILES if parameter_set_kernel(p.stem) == kernel and not harness.validate(p)]
+        self.data = [harness.load_set_file(p) for p in self.files]
+        self.pending = harness.iter_notebooks([(harness.NOTEBOOK_DIR / d["notebook"], d["sets"]) for d in self.data])
+        self.done: dict[Path, dict] = {}
+        self.error: Exception | None = None
+
+    def runs(self, path: Path) -> dict[str, "harness.SetRun"]:
+        while path not in self.done and self.error is None:
+            position = len(self.done)
+            try:
+                result = next(self.pending)
+            except Exception as error:  # noqa: BLE001 (reported by this and every later file's tests)
+                self.error = error
+                break
+            self.done[self.files[position]] = {item["name"]: run for item, run in zip(self.data[position]["sets"], result)}
+        if path not in self.done:
+            raise self.error
+        return self.done[path]
+
+
+_KERNELS: dict[int, _KernelRuns] = {}
 
 
 def _runs_of_every_set(path: Path) -> dict[str, "harness.SetRun"]:
-    """Each set's run (``harness.SetRun``) by set name for one set file, from one run of its kernel's notebooks.
+    """Each set's run (``harness.SetRun``) by set name for one set file, from its kernel's run.
 
     Every valid set file of the kernel (``parameter_set_kernel``) is run once, in one kernel
-    (``harness.run_notebooks``); a run that raises (a cell timeout, a dead kernel) fails each of
-    that kernel's tests with its error, without running again.
+    (``harness.iter_notebooks``), in file order; a run that raises (a cell timeout, a dead kernel)
+    fails the tests of that file and of the kernel's later files with its error, without running again.
     """
     kernel = parameter_set_kernel(path.stem)
-    if kernel not in _RUNS:
-        files = [p for p in SET_FILES if parameter_set_kernel(p.stem) == kernel and not harness.validate(p)]
-        data = [harness.load_set_file(p) for p in files]
-        try:
-            results = harness.run_notebooks([(harness.NOTEBOOK_DIR / d["notebook"], d["sets"]) for d in data])
-            _RUNS[kernel] = {p: {item["name"]: run for item, run in zip(d["sets"], result)}
-                             for p, d, result in zip(files, data, results)}
-        except Exception as error:  # noqa: BLE001 (reported by every test of the kernel)
-            _RUNS[kernel] = error
-    run = _RUNS[kernel]
-    if isinstance(run, Exception):
-        raise run
-    return run[path]
+    if kernel not in _KERNELS:
+        _KERNELS[kernel] = _KernelRuns(kernel)
+    return _KERNELS[kernel].runs(path)
 
 
 @pytest.mark.parametrize("path, item", cases())
