@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 import requests
 from scipy import stats
-from sklearn.metrics import cohen_kappa_score
 
 import ragmetrics_lite as rml
 from ragmetrics_lite.triad import (TRIAD_TASKS, LexicalJudge, LLMJudge, LLMReplyError, judge_items,
@@ -51,6 +50,13 @@ class Scripted:
         if isinstance(reply, Exception):
             raise reply
         return reply
+
+
+def cohen_kappa_score(*args, **kwargs):
+    """scikit-learn's, imported at its first use: collecting the suite need not load sklearn."""
+    from sklearn.metrics import cohen_kappa_score as reference
+
+    return reference(*args, **kwargs)
 
 
 def reply(word: str, reason: str = "scripted") -> str:
