@@ -302,16 +302,24 @@ def deck(notebooks: Path, docs: Path = DOCS) -> str:
         "in reading order. Answer each question aloud first, then open its answer; ↗ leads to the "
         "card's section in its notebook. One line per metric: the [cheat sheet](cheatsheet.md).",
     ]
+    return "\n".join(lines + deck_sections(groups, docs, reading_time.title)) + "\n"
+
+
+def deck_sections(groups: list, docs: Path, title) -> list[str]:
+    """The deck's lines after its introduction: for each (notebook page, cards) a heading linking the
+    page (``title(page)`` its title), then each question linking its section, its answer collapsed.
+    The Chinese deck (scripts/zh_edition.py) uses it too."""
+    lines = []
     for path, cards in groups:
         link = _relative(path, docs)
-        lines += ["", f"## [{path.name[:2]} · {reading_time.title(path)}]({link})"]
+        lines += ["", f"## [{path.name[:2]} · {title(path)}]({link})"]
         for card in cards:
             anchor = f"{link}#{heading_anchor(card.heading)}" if card.heading else link
-            title = card.heading.replace('"', "'")
-            lines += ["", f'{card.question} [↗]({anchor} "{title}")', "",
+            heading = card.heading.replace('"', "'")
+            lines += ["", f'{card.question} [↗]({anchor} "{heading}")', "",
                       "<details><summary>Answer · 答案</summary>", "",
                       _relink(card.answer, path, docs), "", "</details>"]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 # --------------------------------------------------------------------------- generate / check

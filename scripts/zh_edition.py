@@ -960,16 +960,10 @@ def deck_zh(paths: Paths, links: Links, pages: Pages = ON_DISK) -> str:
              f"{GENERATED_ZH}这里收录每个笔记本的全部面试题，共 {total} 张，来自 {len(groups)} 个笔记本，"
              "按阅读顺序排列。先自己大声回答，再展开答案；↗ 通向题目在笔记本中所在的小节。"
              "每个指标一行的速查：[指标速查表](cheatsheet.zh-CN.md)。"]
-    for page, cards in groups:
-        link = study_aids._relative(page, paths.docs)
-        lines += ["", f"## [{page.name[:2]} · {reading_time.title(pages.file(page))}]({link})"]
-        for card in cards:
-            anchor = f"{link}#{study_aids.heading_anchor(card.heading)}" if card.heading else link
-            title = card.heading.replace('"', "'")
-            lines += ["", f'{card.question} [↗]({anchor} "{title}")', "",
-                      "<details><summary>Answer · 答案</summary>", "",
-                      study_aids._relink(card.answer, page, paths.docs), "", "</details>"]
-    return "\n".join(lines) + "\n"
+    def title(page: Path) -> str:  # the title of the page as this build writes it
+        return reading_time.title(pages.file(page))
+
+    return "\n".join(lines + study_aids.deck_sections(groups, paths.docs, title)) + "\n"
 
 
 def glossary_zh(paths: Paths, translations: dict[str, str]) -> str:

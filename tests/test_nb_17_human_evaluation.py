@@ -95,14 +95,16 @@ def test_a_0_to_4_grade_scale_runs():
     assert math.isclose(namespace["kappa_ab"], rml.cohens_kappa(namespace["a"], namespace["b"]), abs_tol=1e-12)
 
 
-def test_the_exercise_rejects_a_division_by_zero_where_kappa_is_undefined():
-    def divides_by_zero(a, b):
-        n = len(a)
-        observed = sum(x == y for x, y in zip(a, b)) / n
-        expected = sum((a.count(g) / n) * (b.count(g) / n) for g in set(a) | set(b))
-        return (observed - expected) / (1 - expected)
+def textbook_kappa(a, b):
+    """(p_o - p_e) / (1 - p_e) as written, with no guard: divides by zero where kappa is undefined."""
+    n = len(a)
+    observed = sum(x == y for x, y in zip(a, b)) / n
+    expected = sum((a.count(g) / n) * (b.count(g) / n) for g in set(a) | set(b))
+    return (observed - expected) / (1 - expected)
 
-    result = exercise.evaluate(divides_by_zero)
+
+def test_the_exercise_rejects_a_division_by_zero_where_kappa_is_undefined():
+    result = exercise.evaluate(textbook_kappa)
     assert result.status == "incorrect"
     assert "ZeroDivisionError" in result.message
 
@@ -111,10 +113,7 @@ def test_the_exercise_rejects_full_agreement_where_kappa_is_undefined():
     def one_when_undefined(a, b):
         if len(set(a) | set(b)) == 1:
             return 1.0
-        n = len(a)
-        observed = sum(x == y for x, y in zip(a, b)) / n
-        expected = sum((a.count(g) / n) * (b.count(g) / n) for g in set(a) | set(b))
-        return (observed - expected) / (1 - expected)
+        return textbook_kappa(a, b)
 
     result = exercise.evaluate(one_when_undefined)
     assert result.status == "incorrect"
