@@ -460,8 +460,9 @@ _between_sets()
 # Sent to the kernel for each set of ``run_notebooks``: every code cell goes through IPython's own
 # ``run_cell``, as a cell the kernel is sent does (display hook, figures shown at the cell's end, an
 # error shown with its traceback), but all in one request: a round trip to the kernel costs about
-# 5 ms of CPU a cell, a fifth of a set's time. Before each cell, the streams are flushed and a
-# marker output names the cell, so that ``run_in_one_request`` can give each cell its outputs.
+# 5 ms of CPU a cell (sent one by one, the committed sets ran 11-13 % slower, with equal results).
+# Before each cell, the streams are flushed and a marker output names the cell, so that
+# ``run_in_one_request`` can give each cell its outputs.
 CELL_MARKER = "application/x.run-parameter-sets.cell"
 RUN_CELLS = """\
 def _run_cells(cells, stop_at_error, shell=get_ipython()):
